@@ -1,0 +1,64 @@
+"""The bot protocol and the driver that asks a bot for an action."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from ..actions import Action
+from ..hand import HandState, IllegalActionError
+from ..view import View
+
+__all__ = ["BOT_NAMES", "Bot", "decide", "make_bot"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player: given what its seat may see and the legal actions,
+    return one of them. A bot must not keep or use anything but the views it
+    was given (and its own random generator)."""
+
+    name: str
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """Pick one of ``legal`` for ``view.seat``."""
+        ...
+
+
+def decide(bot: Bot, state: HandState, seat: int, scores: Sequence[int] | None = None) -> Action:
+    """Ask ``bot`` for ``seat``'s action on ``state`` through the seat's view.
+
+    For the Cutthroat maker the choice is two-step (RULES.md §2 Settled):
+    ``alone`` or merge (bare ``keep``) on the view without the dummy, then, if
+    merging, the five cards on the view with the dummy shown. The result is
+    always a full, legal action.
+    """
+    if state.to_act != seat:
+        raise IllegalActionError(f"it is not seat {seat}'s turn")
+    view = state.view(seat, scores)
+    action = bot.choose(view, view.legal)
+    if action not in view.legal:
+        raise IllegalActionError(f"bot {bot.name} chose an illegal action: {action}")
+    if action.is_merge:
+        view = state.view(seat, scores, keep_choice=True)
+        action = bot.choose(view, view.legal)
+        if action not in view.legal:
+            raise IllegalActionError(f"bot {bot.name} chose an illegal keep: {action}")
+    return action
+
+
+BOT_NAMES = ("random", "rule")
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A bot by name (``random``, ``rule``) with its own seeded generator."""
+    from .random_bot import RandomBot
+    from .rule import RuleBot
+
+    rng = random.Random(seed)
+    if name == "random":
+        return RandomBot(rng)
+    if name == "rule":
+        return RuleBot(rng)
+    raise ValueError(f"unknown bot {name!r} (want one of {', '.join(BOT_NAMES)})")

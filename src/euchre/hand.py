@@ -1,0 +1,979 @@
+"""One hand of Euchre as a state machine (RULES.md §2, §3).
+
+Two layers:
+
+- ``FastHand`` — a mutable bit-mask core driven by integer action codes
+  (``Action.code``). It does no checking in ``step``; search bots and
+  playouts use it directly (``copy``, ``legal_codes``, ``step``,
+  ``playout``).
+- ``HandState`` — the clean, immutable API on top: ``legal_actions()``,
+  ``apply(action)`` (returns a new state; an illegal action raises
+  ``IllegalActionError`` with the reason), ``to_act``, ``phase``,
+  ``result``, ``view(seat)``.
+
+A hand is created from a ``Rules``, the dealer's seat and a ``Deal`` (explicit,
+or ``Deal.random(rules, rng)`` with an explicit ``random.Random``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations
+from typing import TYPE_CHECKING, Final
+
+from .actions import (
+    ALONE,
+    CALL,
+    DECLINE,
+    KEEP,
+    MERGE,
+    ORDER,
+    PASS,
+    PICKUP,
+    PLAY,
+    Action,
+)
+from .cards import (
+    EFFECTIVE_SUIT,
+    JOKER_ID,
+    POWER,
+    SUIT_MASK,
+    Card,
+    Suit,
+    cards_of,
+    deck_mask,
+    mask_of,
+)
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .view import View
+
+__all__ = [
+    "Deal",
+    "DealError",
+    "FastHand",
+    "HandResult",
+    "HandState",
+    "IllegalActionError",
+    "Phase",
+]
+
+
+class DealError(ValueError):
+    """A deal does not fit the rules (wrong sizes, missing or repeated cards)."""
+
+
+class IllegalActionError(ValueError):
+    """An action that is well-formed but not allowed now; ``str`` is the reason."""
+
+
+class Phase(StrEnum):
+    """Where a hand is."""
+
+    JOKER_CALL = "joker_call"  #: the dealer names a suit for a turned-up joker
+    BID1 = "bid1"  #: round one: order the up-card's suit or pass
+    PICKUP = "pickup"  #: the dealer picks up and discards, or declines
+    BID2 = "bid2"  #: round two: name a suit or pass
+    MAKER = "maker"  #: Cutthroat maker: go alone or merge the dummy and keep five
+    ALONE = "alone"  #: go-alone decisions in the Settled order
+    PLAY = "play"  #: the five tricks
+    OVER = "over"  #: finished (played out or thrown in)
+
+
+_J, _B1, _PU, _B2, _MK, _AL, _PL, _OV = range(8)
+_PHASES: Final = (
+    Phase.JOKER_CALL,
+    Phase.BID1,
+    Phase.PICKUP,
+    Phase.BID2,
+    Phase.MAKER,
+    Phase.ALONE,
+    Phase.PLAY,
+    Phase.OVER,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards as dealt: five per seat, the dummy (Cutthroat only) and the
+    kitty, whose first card is the up-card."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    dummy: tuple[Card, ...]
+    kitty: tuple[Card, ...]
+
+    @classmethod
+    def random(cls, rules: Rules, rng: random.Random) -> Deal:
+        """Shuffle the rules' deck with ``rng`` and deal it."""
+        cards = cards_of(deck_mask(rules.deck))
+        rng.shuffle(cards)
+        n = rules.seats
+        hands = tuple(tuple(cards[5 * i : 5 * i + 5]) for i in range(n))
+        pos = 5 * n
+        dummy: tuple[Card, ...] = ()
+        if rules.cutthroat:
+            dummy = tuple(cards[pos : pos + 5])
+            pos += 5
+        return cls(hands, dummy, tuple(cards[pos:]))
+
+    @property
+    def up_card(self) -> Card:
+        """The turned-up card (``kitty[0]``)."""
+        return self.kitty[0]
+
+    def check(self, rules: Rules) -> None:
+        """Raise ``DealError`` unless every card of the deck appears exactly once
+        in the right places."""
+        n = rules.seats
+        if len(self.hands) != n:
+            raise DealError(f"{rules.variant} needs {n} hands, got {len(self.hands)}")
+        for i, h in enumerate(self.hands):
+            if len(h) != 5:
+                raise DealError(f"hand {i} has {len(h)} cards, not 5")
+        if rules.cutthroat and len(self.dummy) != 5:
+            raise DealError(f"the dummy has {len(self.dummy)} cards, not 5")
+        if not rules.cutthroat and self.dummy:
+            raise DealError("a partnership deal has no dummy")
+        want = rules.deck - 5 * (n + (1 if rules.cutthroat else 0))
+        if len(self.kitty) != want:
+            raise DealError(f"the kitty has {len(self.kitty)} cards, not {want}")
+        seen = 0
+        deck = deck_mask(rules.deck)
+        for c in self.all_cards():
+            b = 1 << c.id
+            if not b & deck:
+                raise DealError(f"{c} is not in the {rules.deck}-card deck")
+            if seen & b:
+                raise DealError(f"{c} appears twice")
+            seen |= b
+
+    def all_cards(self) -> list[Card]:
+        """Every card of the deal."""
+        return [c for h in self.hands for c in h] + list(self.dummy) + list(self.kitty)
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The outcome of a finished hand."""
+
+    thrown_in: bool
+    trump: Suit | None
+    maker: int | None
+    alone: tuple[int, ...]
+    tricks: tuple[int, ...]
+    points: tuple[int, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """The result object of ``euchre replay --json``."""
+        return {
+            "complete": True,
+            "thrown_in": self.thrown_in,
+            "trump": None if self.trump is None else self.trump.letter,
+            "maker": self.maker,
+            "alone": list(self.alone),
+            "tricks": list(self.tricks),
+            "points": list(self.points),
+        }
+
+
+_KEEP_COMBOS: Final = tuple(combinations(range(10), 5))
+
+
+class FastHand:
+    """Mutable bit-mask core of a hand. Actions are ``Action.code`` integers;
+    ``step`` trusts its caller (use ``is_legal`` or ``legal_codes``)."""
+
+    __slots__ = (
+        "alone",
+        "ask",
+        "best",
+        "cut",
+        "dealer",
+        "dealer_discard",
+        "dummy",
+        "hands",
+        "history",
+        "kitty",
+        "leader",
+        "led",
+        "maker",
+        "maker_discards",
+        "may_decline",
+        "merged",
+        "n",
+        "nbid",
+        "out",
+        "phase",
+        "picked",
+        "played",
+        "points",
+        "rules",
+        "thrown_in",
+        "trick",
+        "trick_log",
+        "tricks",
+        "trump",
+        "turn",
+        "up",
+        "upsuit",
+        "winner",
+    )  # fmt: skip
+
+    rules: Rules
+    n: int
+    cut: bool
+    dealer: int
+    hands: list[int]
+    dummy: int
+    kitty: list[int]
+    up: int
+    upsuit: int
+    phase: int
+    turn: int
+    nbid: int
+    trump: int
+    maker: int
+    picked: bool | None
+    may_decline: bool
+    dealer_discard: int
+    maker_discards: int
+    merged: bool
+    alone: list[int]
+    out: int
+    ask: list[int]
+    leader: int
+    trick: list[int]
+    led: int
+    best: int
+    winner: int
+    tricks: list[int]
+    played: int
+    trick_log: list[tuple[int, list[int], int]]
+    history: list[tuple[int, int]]
+    points: list[int]
+    thrown_in: bool
+
+    @classmethod
+    def new(cls, rules: Rules, dealer: int, deal: Deal) -> FastHand:
+        """A hand just dealt (the deal is not checked here)."""
+        h = cls.__new__(cls)
+        n = rules.seats
+        h.rules = rules
+        h.n = n
+        h.cut = rules.cutthroat
+        h.dealer = dealer
+        h.hands = [mask_of(x) for x in deal.hands]
+        h.dummy = mask_of(deal.dummy)
+        h.kitty = [c.id for c in deal.kitty]
+        h.up = h.kitty[0]
+        h.upsuit = 4 if h.up == JOKER_ID else h.up >> 3
+        h.turn = (dealer + 1) % n
+        h.nbid = 0
+        h.trump = 4
+        h.maker = -1
+        h.picked = None
+        h.may_decline = False
+        h.dealer_discard = -1
+        h.maker_discards = 0
+        h.merged = False
+        h.alone = []
+        h.out = 0
+        h.ask = []
+        h.leader = -1
+        h.trick = []
+        h.led = 4
+        h.best = -1
+        h.winner = -1
+        h.tricks = [0] * n
+        h.played = 0
+        h.trick_log = []
+        h.history = []
+        h.points = [0] * n
+        h.thrown_in = False
+        h.phase = _B1
+        if h.up == JOKER_ID:
+            if rules.joker_upcard == "redeal":
+                h.thrown_in = True
+                h.phase = _OV
+                h.turn = -1
+            else:
+                h.phase = _J
+                h.turn = dealer
+        return h
+
+    def copy(self) -> FastHand:
+        """An independent copy."""
+        h = FastHand.__new__(FastHand)
+        for name in FastHand.__slots__:
+            setattr(h, name, getattr(self, name))
+        h.hands = self.hands[:]
+        h.alone = self.alone[:]
+        h.ask = self.ask[:]
+        h.trick = self.trick[:]
+        h.tricks = self.tricks[:]
+        h.trick_log = self.trick_log[:]  # entries are never mutated once logged
+        h.history = self.history[:]
+        h.points = self.points[:]
+        return h
+
+    # -- queries -------------------------------------------------------------
+    def follow_mask(self, seat: int) -> int:
+        """The mask of cards ``seat`` may play now (during play)."""
+        hand = self.hands[seat]
+        if self.trick:
+            m = hand & SUIT_MASK[self.trump][self.led]
+            if m:
+                return m
+        return hand
+
+    def legal_codes(self) -> list[int]:
+        """The legal action codes for the seat to act (empty when over)."""
+        p = self.phase
+        if p == _PL:
+            m = self.follow_mask(self.turn)
+            out = []
+            while m:
+                low = m & -m
+                out.append(PLAY | (low.bit_length() - 1) << 4)
+                m ^= low
+            return out
+        if p == _B1:
+            return [PASS, ORDER]
+        if p == _B2:
+            r = self.rules
+            codes = [] if (r.stick_the_dealer and self.turn == self.dealer) else [PASS]
+            for s in range(4):
+                if s != self.upsuit or r.may_name_turned_down_suit:
+                    codes.append(CALL | s << 4)
+            return codes
+        if p == _AL:
+            return [PASS, ALONE]
+        if p == _PU:
+            m = self.hands[self.dealer]
+            if self.rules.dealer_may_discard_upcard:
+                m |= 1 << self.up
+            out = []
+            while m:
+                low = m & -m
+                out.append(PICKUP | (low.bit_length() - 1) << 4)
+                m ^= low
+            if self.may_decline:
+                out.append(DECLINE)
+            return out
+        if p == _MK:
+            ids = _ids(self.hands[self.maker] | self.dummy)
+            out = [ALONE]
+            for combo in _KEEP_COMBOS:
+                m = 0
+                for i in combo:
+                    m |= 1 << ids[i]
+                out.append(KEEP | m << 4)
+            return out
+        if p == _J:
+            return [CALL | s << 4 for s in range(4)]
+        return []
+
+    def is_legal(self, code: int) -> bool:
+        """Whether ``code`` is legal for the seat to act."""
+        return self.why_illegal(code) is None
+
+    def why_illegal(self, code: int) -> str | None:
+        """None if ``code`` is legal now, else the reason in words."""
+        p = self.phase
+        kind, arg = code & 15, code >> 4
+        if p == _OV:
+            return "the hand is over"
+        if code == MERGE:
+            if p == _MK:
+                return "name the five cards to keep (keep C1 C2 C3 C4 C5)"
+            return _wrong_phase_reason(p, KEEP, self)
+        expected = {
+            _J: (CALL,),
+            _B1: (PASS, ORDER),
+            _PU: (PICKUP, DECLINE),
+            _B2: (PASS, CALL),
+            _MK: (ALONE, KEEP),
+            _AL: (PASS, ALONE),
+            _PL: (PLAY,),
+        }[p]
+        if kind not in expected or (kind != KEEP and arg and kind not in (CALL, PICKUP, PLAY)):
+            return _wrong_phase_reason(p, kind, self)
+        if p == _PL:
+            b = 1 << arg
+            if not b & self.hands[self.turn]:
+                return f"seat {self.turn} does not hold {Card(arg)}"
+            if not b & self.follow_mask(self.turn):
+                led = "CDHS"[self.led]
+                return f"must follow suit: {led} was led and seat {self.turn} holds {led}"
+            return None
+        if p == _B2:
+            r = self.rules
+            if kind == PASS:
+                if r.stick_the_dealer and self.turn == self.dealer:
+                    return "stick the dealer: the dealer must name a suit in round two"
+                return None
+            if arg == self.upsuit and not r.may_name_turned_down_suit:
+                return f"the turned-down suit ({'CDHS'[arg]}) may not be named in round two"
+            return None
+        if p == _PU:
+            if kind == DECLINE:
+                if self.may_decline:
+                    return None
+                if self.maker == self.dealer:
+                    return "a dealer who accepts must pick up"
+                return "the dealer must pick up (mandatory pick-up)"
+            if arg == self.up:
+                if self.rules.dealer_may_discard_upcard:
+                    return None
+                return "the dealer may not discard the up-card (dealer_may_discard_upcard off)"
+            if not (1 << arg) & self.hands[self.dealer]:
+                return f"the dealer does not hold {Card(arg)}"
+            return None
+        if p == _MK and kind == KEEP:
+            pool = self.hands[self.maker] | self.dummy
+            if arg.bit_count() != 5:
+                return "keep five cards"
+            if arg & ~pool:
+                bad = ", ".join(str(c) for c in cards_of(arg & ~pool))
+                return f"keep only cards from your hand and the dummy (not {bad})"
+        return None
+
+    @property
+    def over(self) -> bool:
+        """Whether the hand is finished."""
+        return self.phase == _OV
+
+    # -- transitions ---------------------------------------------------------
+    def step(self, code: int) -> None:
+        """Apply a legal action code for the seat to act."""
+        p = self.phase
+        seat = self.turn
+        self.history.append((seat, code))
+        if p == _PL:
+            self._play(seat, code >> 4)
+            return
+        kind = code & 15
+        n = self.n
+        if p == _B1:
+            if kind == PASS:
+                self.nbid += 1
+                if self.nbid == n:
+                    self.phase = _B2
+                    self.nbid = 0
+                    self.turn = (self.dealer + 1) % n
+                else:
+                    self.turn = (seat + 1) % n
+            else:
+                self.trump = self.upsuit
+                self.maker = seat
+                self.phase = _PU
+                self.turn = self.dealer
+                self.may_decline = seat != self.dealer and self.rules.dealer_pickup == "optional"
+        elif p == _B2:
+            if kind == PASS:
+                self.nbid += 1
+                if self.nbid == n:
+                    self.thrown_in = True
+                    self.phase = _OV
+                    self.turn = -1
+                else:
+                    self.turn = (seat + 1) % n
+            else:
+                self.trump = code >> 4
+                self.maker = seat
+                self._start_alone()
+        elif p == _PU:
+            if kind == DECLINE:
+                self.picked = False
+            else:
+                d = self.dealer
+                self.picked = True
+                self.dealer_discard = code >> 4
+                self.hands[d] = (self.hands[d] | 1 << self.up) & ~(1 << (code >> 4))
+            self._start_alone()
+        elif p == _MK:
+            m = self.maker
+            if kind == ALONE:
+                self.alone.append(m)
+            else:
+                keep = code >> 4
+                pool = self.hands[m] | self.dummy
+                self.hands[m] = keep
+                self.maker_discards = pool & ~keep
+                self.merged = True
+            self.ask = [(m + 1) % 3, (m + 2) % 3] if self.rules.defenders_may_go_alone else []
+            self._next_ask()
+        elif p == _AL:
+            self.ask.pop(0)
+            if kind == ALONE:
+                self.alone.append(seat)
+                if self.cut:
+                    other = 3 - seat - self.maker
+                    self.out |= 1 << other
+                    self.ask = []
+                else:
+                    self.out |= 1 << ((seat + 2) % 4)
+                    side = seat & 1
+                    self.ask = [s for s in self.ask if s & 1 != side]
+            self._next_ask()
+        elif p == _J:
+            self.upsuit = code >> 4
+            self.phase = _B1
+            self.turn = (self.dealer + 1) % n
+
+    def _start_alone(self) -> None:
+        m = self.maker
+        if self.cut:
+            self.phase = _MK
+            self.turn = m
+            return
+        ask = [m, (m + 2) % 4]
+        if self.rules.defenders_may_go_alone:
+            ask += [(m + 1) % 4, (m + 3) % 4]
+        self.ask = ask
+        self._next_ask()
+
+    def _next_ask(self) -> None:
+        if self.ask:
+            self.phase = _AL
+            self.turn = self.ask[0]
+            return
+        # start play
+        n = self.n
+        out = self.out
+        if self.rules.lone_lead == "left_of_dealer" or not self.alone:
+            start = self.dealer
+        else:
+            lone = self.alone
+            start = lone[0]
+            if not self.cut or self.rules.dummy_decline_is_alone:
+                for s in lone:
+                    if self._is_defender(s):
+                        start = s
+                if len(lone) == 2:
+                    start = next(s for s in lone if self._is_defender(s))
+                    self.leader = start
+                    self.phase = _PL
+                    self.turn = start
+                    return
+            else:  # Cutthroat maker's alone does not move the lead
+                defenders = [s for s in lone if s != self.maker]
+                start = defenders[0] if defenders else self.dealer
+                if defenders and len(lone) == 2:
+                    self.leader = start
+                    self.phase = _PL
+                    self.turn = start
+                    return
+        s = (start + 1) % n
+        while out >> s & 1:
+            s = (s + 1) % n
+        self.leader = s
+        self.phase = _PL
+        self.turn = s
+
+    def _is_defender(self, seat: int) -> bool:
+        if self.cut:
+            return seat != self.maker
+        return (seat & 1) != (self.maker & 1)
+
+    def _next_active(self, seat: int) -> int:
+        n = self.n
+        s = (seat + 1) % n
+        while self.out >> s & 1:
+            s = (s + 1) % n
+        return s
+
+    def _play(self, seat: int, c: int) -> None:
+        b = 1 << c
+        self.hands[seat] &= ~b
+        self.played |= b
+        trick = self.trick
+        if not trick:
+            self.led = EFFECTIVE_SUIT[self.trump][c]
+            self.best = -1
+        pw = POWER[self.trump][self.led][c]
+        if pw > self.best:
+            self.best = pw
+            self.winner = seat
+        trick.append(c)
+        active = self.n - self.out.bit_count()
+        if len(trick) < active:
+            self.turn = self._next_active(seat)
+            return
+        w = self.winner
+        self.tricks[w] += 1
+        self.trick_log.append((self.leader, trick, w))
+        self.trick = []
+        self.leader = w
+        self.turn = w
+        if len(self.trick_log) == 5:
+            self._score()
+
+    def _score(self) -> None:
+        self.phase = _OV
+        self.turn = -1
+        n = self.n
+        m = self.maker
+        pts = [0] * n
+        if self.cut:
+            made = self.tricks[m]
+            if made >= 3:
+                pts[m] = 3 if made == 5 else 1
+            else:
+                lone_def = any(s != m for s in self.alone)
+                each = 4 if (lone_def and made == 0) else 2
+                for s in range(3):
+                    if s != m:
+                        pts[s] = each
+        else:
+            side = m & 1
+            made = self.tricks[side] + self.tricks[side + 2]
+            lone_maker = any(s & 1 == side for s in self.alone)
+            lone_def = any(s & 1 != side for s in self.alone)
+            if made >= 3:
+                win_side = side
+                pt = (4 if lone_maker else 2) if made == 5 else 1
+            else:
+                win_side = 1 - side
+                if lone_def:
+                    pt = 4 if made == 0 else self.rules.lone_defender_points
+                else:
+                    pt = 2
+            pts[win_side] = pts[win_side + 2] = pt
+        self.points = pts
+
+    # -- fast random playout -------------------------------------------------
+    def playout(self, rng: random.Random) -> None:
+        """Play to the end choosing uniformly among the legal actions at every
+        decision (the whole state machine, history included)."""
+        rand = rng.random
+        while self.phase != _PL:
+            if self.phase == _OV:
+                return
+            codes = self.legal_codes()
+            self.step(codes[int(rand() * len(codes))])
+        # the trick loop, inlined on masks
+        hands = self.hands
+        history = self.history
+        trump = self.trump
+        smask = SUIT_MASK[trump]
+        eff = EFFECTIVE_SUIT[trump]
+        powers = POWER[trump]
+        n = self.n
+        out = self.out
+        nxt = []
+        for s in range(n):
+            t = (s + 1) % n
+            while out >> t & 1:
+                t = (t + 1) % n
+            nxt.append(t)
+        active = n - out.bit_count()
+        tricks = self.tricks
+        log = self.trick_log
+        played = self.played
+        seat = self.turn
+        while len(log) < 5:
+            leader = seat
+            trick: list[int] = []
+            hand = hands[seat]
+            k = int(rand() * hand.bit_count())
+            for _ in range(k):
+                hand &= hand - 1
+            c = (hand & -hand).bit_length() - 1
+            hands[seat] ^= 1 << c
+            led = eff[c]
+            pw = powers[led]
+            best = pw[c]
+            winner = seat
+            trick.append(c)
+            history.append((seat, PLAY | c << 4))
+            follow = smask[led]
+            for _ in range(active - 1):
+                seat = nxt[seat]
+                hand = hands[seat]
+                m = hand & follow or hand
+                k = int(rand() * m.bit_count())
+                for _ in range(k):
+                    m &= m - 1
+                c = (m & -m).bit_length() - 1
+                hands[seat] = hand ^ (1 << c)
+                trick.append(c)
+                history.append((seat, PLAY | c << 4))
+                if pw[c] > best:
+                    best = pw[c]
+                    winner = seat
+            for c in trick:
+                played |= 1 << c
+            tricks[winner] += 1
+            log.append((leader, trick, winner))
+            seat = winner
+        self.played = played
+        self.trick = []
+        self.led = 4
+        self.leader = seat
+        self._score()
+
+
+def _ids(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _wrong_phase_reason(p: int, kind: int, h: FastHand) -> str:
+    words = {
+        _J: "the dealer must name a suit for the turned-up joker (call S)",
+        _B1: "round one of bidding: pass or order",
+        _PU: "the dealer must pick up (pickup C)" + (" or decline" if h.may_decline else ""),
+        _B2: "round two of bidding: pass or call a suit",
+        _MK: "the maker must go alone or keep five of the ten cards (keep C1 C2 C3 C4 C5)",
+        _AL: "go alone or pass",
+        _PL: "play a card (play C)",
+    }
+    from .actions import KIND_NAMES
+
+    return f"{KIND_NAMES[kind]} is not possible now: {words[p]}"
+
+
+class HandState:
+    """An immutable hand of Euchre. ``apply`` returns a new state."""
+
+    __slots__ = ("_deal", "_h")
+    _h: FastHand
+    _deal: Deal
+
+    def __init__(self, rules: Rules, dealer: int, deal: Deal) -> None:
+        """Start a hand from an explicit deal (checked: ``DealError``)."""
+        if not isinstance(dealer, int) or not 0 <= dealer < rules.seats:
+            raise DealError(f"dealer must be a seat from 0 to {rules.seats - 1}, not {dealer!r}")
+        deal.check(rules)
+        object.__setattr__(self, "_deal", deal)
+        object.__setattr__(self, "_h", FastHand.new(rules, dealer, deal))
+
+    @classmethod
+    def deal_random(cls, rules: Rules, dealer: int, rng: random.Random) -> HandState:
+        """Start a hand with a deal shuffled by ``rng``."""
+        return cls(rules, dealer, Deal.random(rules, rng))
+
+    @classmethod
+    def _wrap(cls, h: FastHand, deal: Deal) -> HandState:
+        s = cls.__new__(cls)
+        object.__setattr__(s, "_h", h)
+        object.__setattr__(s, "_deal", deal)
+        return s
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("HandState is immutable; use apply()")
+
+    # -- the basics ----------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        """The rules of this hand."""
+        return self._h.rules
+
+    @property
+    def deal(self) -> Deal:
+        """The deal this hand started from."""
+        return self._deal
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self._h.dealer
+
+    @property
+    def phase(self) -> Phase:
+        """Where the hand is."""
+        return _PHASES[self._h.phase]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision it is (None when the hand is over)."""
+        return None if self._h.phase == _OV else self._h.turn
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand is finished."""
+        return self._h.phase == _OV
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to act (empty when over)."""
+        return [Action(c) for c in self._h.legal_codes()]
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal for the seat to act."""
+        return self._h.why_illegal(action.code) is None
+
+    def apply(self, action: Action, seat: int | None = None) -> HandState:
+        """The state after ``action``; with ``seat``, also check it is that
+        seat's turn. Raises ``IllegalActionError`` with the reason."""
+        h = self._h
+        if h.phase == _OV:
+            raise IllegalActionError("the hand is over")
+        if seat is not None and seat != h.turn:
+            raise IllegalActionError(f"it is seat {h.turn}'s turn, not seat {seat}'s")
+        why = h.why_illegal(action.code)
+        if why is not None:
+            raise IllegalActionError(why)
+        h2 = h.copy()
+        h2.step(action.code)
+        return HandState._wrap(h2, self._deal)
+
+    def apply_all(self, actions: Iterable[Action | str]) -> HandState:
+        """Apply a sequence of actions (strings are parsed)."""
+        s = self
+        for a in actions:
+            s = s.apply(Action.parse(a) if isinstance(a, str) else a)
+        return s
+
+    def fast(self) -> FastHand:
+        """A mutable copy of the core, for search and playouts."""
+        return self._h.copy()
+
+    # -- public facts ------------------------------------------------------
+    @property
+    def up_card(self) -> Card:
+        """The card turned up (``deal.kitty[0]``)."""
+        return Card(self._h.up)
+
+    @property
+    def up_suit(self) -> Suit | None:
+        """The suit the up-card stands for (the named suit for a joker)."""
+        u = self._h.upsuit
+        return None if u == 4 else Suit(u)
+
+    @property
+    def trump(self) -> Suit | None:
+        """Trump, once chosen."""
+        t = self._h.trump
+        return None if t == 4 else Suit(t)
+
+    @property
+    def maker(self) -> int | None:
+        """The seat that chose trump."""
+        return None if self._h.maker < 0 else self._h.maker
+
+    @property
+    def picked_up(self) -> bool | None:
+        """Whether the dealer picked up (None: not decided / not applicable)."""
+        return self._h.picked
+
+    @property
+    def merged(self) -> bool:
+        """Whether the Cutthroat maker merged the dummy."""
+        return self._h.merged
+
+    @property
+    def alone(self) -> tuple[int, ...]:
+        """Seats that went alone, in order."""
+        return tuple(self._h.alone)
+
+    @property
+    def sitting_out(self) -> tuple[int, ...]:
+        """Seats sitting out this hand."""
+        return tuple(s for s in range(self._h.n) if self._h.out >> s & 1)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks taken so far, per seat."""
+        return tuple(self._h.tricks)
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        """The cards of the trick in progress with who played them."""
+        h = self._h
+        seats = _trick_seats(h, h.leader, len(h.trick))
+        return tuple(zip(seats, (Card(c) for c in h.trick), strict=True))
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """Completed tricks."""
+        h = self._h
+        out = []
+        for leader, cards, winner in h.trick_log:
+            seats = _trick_seats(h, leader, len(cards))
+            out.append(
+                Trick(leader, tuple(zip(seats, (Card(c) for c in cards), strict=True)), winner)
+            )
+        return tuple(out)
+
+    @property
+    def history(self) -> tuple[tuple[int, Action], ...]:
+        """Every action so far with its seat."""
+        return tuple((s, Action(c)) for s, c in self._h.history)
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards ``seat`` holds now (full information)."""
+        return cards_of(self._h.hands[seat])
+
+    @property
+    def dummy(self) -> list[Card]:
+        """The dummy's cards (Cutthroat; full information)."""
+        return cards_of(self._h.dummy)
+
+    @property
+    def dealer_discard(self) -> Card | None:
+        """The dealer's discard after a pick-up (full information)."""
+        d = self._h.dealer_discard
+        return None if d < 0 else Card(d)
+
+    @property
+    def maker_discards(self) -> list[Card]:
+        """The five cards the Cutthroat maker discarded when merging."""
+        return cards_of(self._h.maker_discards)
+
+    @property
+    def result(self) -> HandResult | None:
+        """The outcome once the hand is over, else None."""
+        h = self._h
+        if h.phase != _OV:
+            return None
+        return HandResult(
+            thrown_in=h.thrown_in,
+            trump=None if h.thrown_in else Suit(h.trump),
+            maker=None if h.thrown_in else h.maker,
+            alone=tuple(h.alone),
+            tricks=tuple(h.tricks),
+            points=tuple(h.points),
+        )
+
+    def view(
+        self, seat: int, scores: Sequence[int] | None = None, *, keep_choice: bool = False
+    ) -> View:
+        """What ``seat`` may see (RULES.md §6). With ``keep_choice`` (the
+        Cutthroat maker, having chosen to merge): the dummy is shown and the
+        legal actions are the ``keep`` choices."""
+        from .view import View
+
+        return View.of(self, seat, scores, keep_choice=keep_choice)
+
+    def __repr__(self) -> str:
+        return (
+            f"<HandState {self.rules.variant} dealer={self.dealer} phase={self.phase.value} "
+            f"to_act={self.to_act} actions={len(self._h.history)}>"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: who led, the cards with their seats, who won."""
+
+    leader: int
+    cards: tuple[tuple[int, Card], ...]
+    winner: int
+
+
+def _trick_seats(h: FastHand, leader: int, count: int) -> list[int]:
+    seats = []
+    s = leader
+    for _ in range(count):
+        seats.append(s)
+        s = h._next_active(s)
+    return seats

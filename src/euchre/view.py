@@ -1,0 +1,378 @@
+"""What one seat may see (RULES.md §6), and dealing out the unseen cards.
+
+``View.of(state, seat)`` (or ``state.view(seat)``) holds exactly what ``seat``
+may know: its own cards, the up-card, every bid, call, ``alone`` and card
+played with who made it, trump, the score, whether the dealer picked up and
+whether the maker merged the dummy — and, for that seat only, its own
+discards and (for a maker who merged) the dummy it took up. Other seats'
+cards, the kitty below the up-card, others' discards and the cards of a seat
+sitting out are not in it.
+
+``View.sample(rng)`` deals the unseen cards at random consistently with the
+view (voids shown by play, the dealer's picked-up card, the maker's kept
+cards) and returns a full ``HandState`` whose ``view(seat)`` equals this view
+— what search bots need.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import KEEP, PICKUP, Action
+from .cards import EFFECTIVE_SUIT, SUIT_MASK, Card, Suit, cards_of, deck_mask, mask_of
+from .hand import Deal, HandState, Phase, Trick
+from .rules import Rules
+
+__all__ = ["SampleError", "View"]
+
+
+class SampleError(RuntimeError):
+    """No deal is consistent with the view (should not happen for real views)."""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """The information of one seat at one moment of a hand."""
+
+    rules: Rules
+    seat: int
+    dealer: int
+    phase: Phase
+    to_act: int | None
+    hand: tuple[Card, ...]
+    up_card: Card
+    up_suit: Suit | None
+    up_card_face_up: bool
+    history: tuple[tuple[int, str], ...]
+    trump: Suit | None
+    maker: int | None
+    picked_up: bool | None
+    merged: bool
+    alone: tuple[int, ...]
+    sitting_out: tuple[int, ...]
+    tricks: tuple[Trick, ...]
+    current_trick: tuple[tuple[int, Card], ...]
+    tricks_won: tuple[int, ...]
+    discards: tuple[Card, ...]
+    dummy: tuple[Card, ...]
+    scores: tuple[int, ...]
+    legal: tuple[Action, ...]
+
+    @classmethod
+    def of(
+        cls,
+        state: HandState,
+        seat: int,
+        scores: Sequence[int] | None = None,
+        *,
+        keep_choice: bool = False,
+    ) -> View:
+        """The view of ``seat`` on ``state`` (``scores``: the match score).
+
+        The Cutthroat maker decides ``alone`` or merge without seeing the dummy
+        (RULES.md §2), so that view's ``legal`` is ``alone`` and the bare
+        ``keep`` (``Action.merge()``); ``keep_choice=True`` gives the view
+        after choosing to merge: the dummy shown, ``legal`` the 252 keeps."""
+        h = state._h
+        n = h.n
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"no seat {seat!r} in {h.rules.variant}")
+        history = []
+        for s, code in h.history:
+            kind = code & 15
+            if kind == PICKUP and s != seat:
+                history.append((s, "pickup"))
+            elif kind == KEEP and s != seat:
+                history.append((s, "keep"))
+            else:
+                history.append((s, str(Action(code))))
+        discards: list[Card] = []
+        if seat == h.dealer and h.dealer_discard >= 0:
+            discards.append(Card(h.dealer_discard))
+        dummy: tuple[Card, ...] = ()
+        if h.merged and seat == h.maker:
+            discards.extend(cards_of(h.maker_discards))
+            dummy = tuple(sorted(state.deal.dummy))
+        legal: tuple[Action, ...] = ()
+        if state.to_act == seat:
+            if h.phase == 4:  # the Cutthroat maker's choice
+                if keep_choice:
+                    dummy = tuple(cards_of(h.dummy))
+                    legal = tuple(state.legal_actions()[1:])
+                else:
+                    legal = (Action.alone(), Action.merge())
+            else:
+                legal = tuple(state.legal_actions())
+        elif keep_choice:
+            raise ValueError("keep_choice is only for the Cutthroat maker choosing to merge")
+        face_up = h.phase in (0, 1, 2) or (h.picked is False)
+        return cls(
+            rules=h.rules,
+            seat=seat,
+            dealer=h.dealer,
+            phase=state.phase,
+            to_act=state.to_act,
+            hand=tuple(cards_of(h.hands[seat])),
+            up_card=Card(h.up),
+            up_suit=state.up_suit,
+            up_card_face_up=face_up,
+            history=tuple(history),
+            trump=state.trump,
+            maker=state.maker,
+            picked_up=h.picked,
+            merged=h.merged,
+            alone=tuple(h.alone),
+            sitting_out=state.sitting_out,
+            tricks=state.tricks,
+            current_trick=state.current_trick,
+            tricks_won=tuple(h.tricks),
+            discards=tuple(discards),
+            dummy=dummy,
+            scores=tuple(scores) if scores is not None else (0,) * n,
+            legal=legal,
+        )
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether this seat is to act."""
+        return self.to_act == self.seat
+
+    def played_by(self, seat: int) -> list[Card]:
+        """Cards ``seat`` has played this hand."""
+        out = [c for t in self.tricks for s, c in t.cards if s == seat]
+        out += [c for s, c in self.current_trick if s == seat]
+        return out
+
+    def voids(self) -> dict[int, set[Suit]]:
+        """Suits each seat has shown it lacks (failed to follow)."""
+        out: dict[int, set[Suit]] = {}
+        if self.trump is None:
+            return out
+        t = int(self.trump)
+        eff = EFFECTIVE_SUIT[t]
+        tricks = [t_.cards for t_ in self.tricks] + [self.current_trick]
+        for cards in tricks:
+            if not cards:
+                continue
+            led = eff[cards[0][1].id]
+            for s, c in cards[1:]:
+                if eff[c.id] != led:
+                    out.setdefault(s, set()).add(Suit(led))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as plain JSON data (what a client is sent)."""
+
+        def cl(cards: Sequence[Card]) -> list[str]:
+            return [str(c) for c in cards]
+
+        return {
+            "variant": self.rules.variant,
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "phase": self.phase.value,
+            "to_act": self.to_act,
+            "hand": cl(self.hand),
+            "up_card": str(self.up_card),
+            "up_suit": None if self.up_suit is None else self.up_suit.letter,
+            "up_card_face_up": self.up_card_face_up,
+            "history": [f"{s} {a}" for s, a in self.history],
+            "trump": None if self.trump is None else self.trump.letter,
+            "maker": self.maker,
+            "picked_up": self.picked_up,
+            "merged": self.merged,
+            "alone": list(self.alone),
+            "sitting_out": list(self.sitting_out),
+            "tricks": [
+                {"leader": t.leader, "cards": [[s, str(c)] for s, c in t.cards], "winner": t.winner}
+                for t in self.tricks
+            ],
+            "current_trick": [[s, str(c)] for s, c in self.current_trick],
+            "tricks_won": list(self.tricks_won),
+            "discards": cl(self.discards),
+            "dummy": cl(self.dummy),
+            "scores": list(self.scores),
+            "legal": [str(a) for a in self.legal],
+        }
+
+    # -- dealing out the unseen cards -----------------------------------------
+    def unseen(self) -> list[Card]:
+        """The cards whose place this seat does not know."""
+        known = mask_of(self.hand) | mask_of(self.discards) | mask_of(self.dummy)
+        known |= 1 << self.up_card.id
+        for t in self.tricks:
+            known |= mask_of(c for _, c in t.cards)
+        known |= mask_of(c for _, c in self.current_trick)
+        return cards_of(deck_mask(self.rules.deck) & ~known)
+
+    def sample(self, rng: random.Random) -> HandState:
+        """A full hand state consistent with this view, its unseen cards dealt
+        at random (``rng`` is the only randomness)."""
+        return _sample(self, rng)
+
+
+def _sample(v: View, rng: random.Random) -> HandState:
+    rules = v.rules
+    n = rules.seats
+    me = v.seat
+    deck = deck_mask(rules.deck)
+    up = v.up_card.id
+    played = {s: mask_of(v.played_by(s)) for s in range(n)}
+    all_played = 0
+    for m in played.values():
+        all_played |= m
+    own_discards = mask_of(v.discards)
+    known = mask_of(v.hand) | own_discards | mask_of(v.dummy) | all_played | (1 << up)
+    unknown = deck & ~known
+    void_mask = {s: 0 for s in range(n)}
+    if v.trump is not None:
+        for s, suits in v.voids().items():
+            for su in suits:
+                void_mask[s] |= SUIT_MASK[int(v.trump)][int(su)]
+    maker = v.maker
+    merged = v.merged
+    dealer = v.dealer
+    up_hidden = bool(v.picked_up) and me != dealer and not (all_played >> up & 1)
+    if up_hidden:
+        unknown |= 1 << up
+
+    # Slots: (name, size, allowed mask)
+    slots: list[tuple[str, int, int]] = []
+    for s in range(n):
+        if s == me:
+            continue
+        size = 5 - played[s].bit_count()
+        slots.append((f"hand{s}", size, deck & ~void_mask[s]))
+    if v.picked_up and me != dealer:
+        slots.append(("discard", 1, deck))
+    if merged and me != maker:
+        slots.append(("maker_discards", 5, deck))
+    if rules.cutthroat and not merged and not v.dummy:
+        slots.append(("dummy", 5, deck))
+    kitty_hidden = rules.deck - 5 * (n + (1 if rules.cutthroat else 0)) - 1
+    slots.append(("kitty", kitty_hidden, deck))
+    up_slots = {f"hand{dealer}", "discard"}
+    if merged and maker == dealer:
+        up_slots.add("maker_discards")
+
+    units: list[int] = []  # slot index per unit
+    for i, (_, size, _) in enumerate(slots):
+        units.extend([i] * size)
+    cards = _ids(unknown)
+    if len(cards) != len(units):
+        raise SampleError(f"{len(cards)} unseen cards for {len(units)} places")
+
+    def allowed(c: int, unit: int) -> bool:
+        name, _, mask = slots[units[unit]]
+        if not mask >> c & 1:
+            return False
+        return not (up_hidden and c == up and name not in up_slots)
+
+    assignment = _match(cards, len(units), allowed, rng)
+    if assignment is None:
+        raise SampleError("no deal is consistent with this view")
+    filled: dict[str, int] = {name: 0 for name, _, _ in slots}
+    for c, unit in assignment.items():
+        filled[slots[units[unit]][0]] |= 1 << c
+
+    current = {s: filled.get(f"hand{s}", 0) for s in range(n)}
+    current[me] = mask_of(v.hand)
+    x = (
+        v.discards[0].id
+        if me == dealer and v.picked_up
+        else (_ids(filled["discard"])[0] if v.picked_up else -1)
+    )
+    if merged and maker is not None:
+        mdisc = (
+            mask_of(v.discards[1:] if me == dealer and v.picked_up else v.discards)
+            if me == maker
+            else filled["maker_discards"]
+        )
+    else:
+        mdisc = 0
+    orig = {s: current[s] | played[s] for s in range(n)}
+    kept_mask = orig[maker] if (merged and maker is not None) else 0
+    dummy_mask = 0
+    if rules.cutthroat:
+        if merged and maker is not None:
+            if me == maker:
+                dummy_mask = mask_of(v.dummy)
+            else:
+                pool = orig[maker] | mdisc
+                choices = _ids(pool & ~(1 << up) if (v.picked_up and maker == dealer) else pool)
+                dummy_mask = mask_of(Card(c) for c in rng.sample(choices, 5))
+            orig[maker] = (orig[maker] | mdisc) & ~dummy_mask
+        else:
+            dummy_mask = filled.get("dummy", mask_of(v.dummy))
+    if v.picked_up:
+        orig[dealer] = (orig[dealer] | (1 << x)) & ~(1 << up)
+    kitty_rest = _ids(filled["kitty"])
+    rng.shuffle(kitty_rest)
+
+    def shuffled(mask: int) -> tuple[Card, ...]:
+        ids = _ids(mask)
+        rng.shuffle(ids)
+        return tuple(Card(i) for i in ids)
+
+    deal = Deal(
+        hands=tuple(shuffled(orig[s]) for s in range(n)),
+        dummy=shuffled(dummy_mask) if rules.cutthroat else (),
+        kitty=(Card(up), *tuple(Card(i) for i in kitty_rest)),
+    )
+    state = HandState(rules, dealer, deal)
+    h = state._h.copy()
+    for s, text in v.history:
+        if text == "pickup":
+            code = PICKUP | x << 4
+        elif text == "keep":
+            code = KEEP | kept_mask << 4
+        else:
+            code = Action.parse(text).code
+        why = h.why_illegal(code)
+        if why is not None or h.turn != s:  # pragma: no cover - a bug if reached
+            raise SampleError(f"sampled deal does not replay: {s} {text}: {why}")
+        h.step(code)
+    return HandState._wrap(h, deal)
+
+
+def _ids(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _match(
+    cards: list[int], nunits: int, allowed: Any, rng: random.Random
+) -> dict[int, int] | None:
+    """A random perfect matching of cards to units (Kuhn's algorithm on a
+    shuffled order); None if there is none."""
+    order = cards[:]
+    rng.shuffle(order)
+    unit_order = list(range(nunits))
+    owner: list[int] = [-1] * nunits
+    adj = {}
+    for c in order:
+        us = [u for u in unit_order if allowed(c, u)]
+        rng.shuffle(us)
+        adj[c] = us
+
+    def try_card(c: int, seen: set[int]) -> bool:
+        for u in adj[c]:
+            if u in seen:
+                continue
+            seen.add(u)
+            if owner[u] < 0 or try_card(owner[u], seen):
+                owner[u] = c
+                return True
+        return False
+
+    for c in order:
+        if not try_card(c, set()):
+            return None
+    return {c: u for u, c in enumerate(owner) if c >= 0}
