@@ -97,6 +97,16 @@ _PHASES: Final = (
 )
 
 
+_DECK_IDS: Final = {size: tuple(c.id for c in cards_of(deck_mask(size))) for size in (24, 25, 32)}
+
+
+def shuffled_deck(size: int, rng: random.Random) -> list[int]:
+    """The card ids of the ``size``-card deck in a uniformly random order
+    (sorted by independent random keys drawn from ``rng``)."""
+    rand = rng.random
+    return sorted(_DECK_IDS[size], key=lambda _: rand())
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The cards as dealt: five per seat, the dummy (Cutthroat only) and the
@@ -109,8 +119,8 @@ class Deal:
     @classmethod
     def random(cls, rules: Rules, rng: random.Random) -> Deal:
         """Shuffle the rules' deck with ``rng`` and deal it."""
-        cards = cards_of(deck_mask(rules.deck))
-        rng.shuffle(cards)
+        allc = Card._all
+        cards = [allc[i] for i in shuffled_deck(rules.deck, rng)]
         n = rules.seats
         hands = tuple(tuple(cards[5 * i : 5 * i + 5]) for i in range(n))
         pos = 5 * n
@@ -181,6 +191,7 @@ class HandResult:
 
 
 _KEEP_COMBOS: Final = tuple(combinations(range(10), 5))
+_EMPTY_DEAL: Final = Deal((), (), ())
 
 
 class FastHand:
@@ -258,7 +269,9 @@ class FastHand:
     thrown_in: bool
 
     @classmethod
-    def new(cls, rules: Rules, dealer: int, deal: Deal) -> FastHand:
+    def new(
+        cls, rules: Rules, dealer: int, deal: Deal, kitty_ids: Sequence[int] | None = None
+    ) -> FastHand:
         """A hand just dealt (the deal is not checked here)."""
         h = cls.__new__(cls)
         n = rules.seats
@@ -266,9 +279,9 @@ class FastHand:
         h.n = n
         h.cut = rules.cutthroat
         h.dealer = dealer
-        h.hands = [mask_of(x) for x in deal.hands]
+        h.hands = [mask_of(x) for x in deal.hands] if deal.hands else [0] * n
         h.dummy = mask_of(deal.dummy)
-        h.kitty = [c.id for c in deal.kitty]
+        h.kitty = list(kitty_ids) if kitty_ids is not None else [c.id for c in deal.kitty]
         h.up = h.kitty[0]
         h.upsuit = 4 if h.up == JOKER_ID else h.up >> 3
         h.turn = (dealer + 1) % n
@@ -303,6 +316,25 @@ class FastHand:
             else:
                 h.phase = _J
                 h.turn = dealer
+        return h
+
+    @classmethod
+    def random(cls, rules: Rules, dealer: int, rng: random.Random) -> FastHand:
+        """A hand dealt from ``rng`` — the same deal as ``Deal.random`` with the
+        same generator state, without building ``Card`` objects."""
+        ids = shuffled_deck(rules.deck, rng)
+        n = rules.seats
+        h = cls.new(rules, dealer, _EMPTY_DEAL, ids[5 * n + (5 if rules.cutthroat else 0) :])
+        for s in range(n):
+            m = 0
+            for c in ids[5 * s : 5 * s + 5]:
+                m |= 1 << c
+            h.hands[s] = m
+        if rules.cutthroat:
+            m = 0
+            for c in ids[5 * n : 5 * n + 5]:
+                m |= 1 << c
+            h.dummy = m
         return h
 
     def copy(self) -> FastHand:
@@ -654,6 +686,17 @@ class FastHand:
         while self.phase != _PL:
             if self.phase == _OV:
                 return
+            if self.phase == _MK:  # 1 + 252 choices, without listing them
+                k = int(rand() * 253)
+                if k == 0:
+                    self.step(ALONE)
+                else:
+                    ids = _ids(self.hands[self.maker] | self.dummy)
+                    m = 0
+                    for i in _KEEP_COMBOS[k - 1]:
+                        m |= 1 << ids[i]
+                    self.step(KEEP | m << 4)
+                continue
             codes = self.legal_codes()
             self.step(codes[int(rand() * len(codes))])
         # the trick loop, inlined on masks
