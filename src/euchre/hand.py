@@ -12,16 +12,16 @@ Two layers:
   ``result``, ``view(seat)``.
 
 A hand is created from a ``Rules``, the dealer's seat and a ``Deal`` (explicit,
-or ``Deal.random(rules, rng)`` with an explicit ``random.Random``).
+or ``Deal.random(rules, rng)`` with an explicit ``Random``).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
+from random import Random
 from typing import TYPE_CHECKING, Final
 
 from .actions import (
@@ -100,7 +100,7 @@ _PHASES: Final = (
 _DECK_IDS: Final = {size: tuple(c.id for c in cards_of(deck_mask(size))) for size in (24, 25, 32)}
 
 
-def shuffled_deck(size: int, rng: random.Random) -> list[int]:
+def shuffled_deck(size: int, rng: Random) -> list[int]:
     """The card ids of the ``size``-card deck in a uniformly random order
     (sorted by independent random keys drawn from ``rng``)."""
     rand = rng.random
@@ -117,7 +117,7 @@ class Deal:
     kitty: tuple[Card, ...]
 
     @classmethod
-    def random(cls, rules: Rules, rng: random.Random) -> Deal:
+    def random(cls, rules: Rules, rng: Random) -> Deal:
         """Shuffle the rules' deck with ``rng`` and deal it."""
         allc = Card._all
         cards = [allc[i] for i in shuffled_deck(rules.deck, rng)]
@@ -319,7 +319,7 @@ class FastHand:
         return h
 
     @classmethod
-    def random(cls, rules: Rules, dealer: int, rng: random.Random) -> FastHand:
+    def random(cls, rules: Rules, dealer: int, rng: Random) -> FastHand:
         """A hand dealt from ``rng`` — the same deal as ``Deal.random`` with the
         same generator state, without building ``Card`` objects."""
         ids = shuffled_deck(rules.deck, rng)
@@ -679,7 +679,7 @@ class FastHand:
         self.points = pts
 
     # -- fast random playout -------------------------------------------------
-    def playout(self, rng: random.Random) -> None:
+    def playout(self, rng: Random) -> None:
         """Play to the end choosing uniformly among the legal actions at every
         decision (the whole state machine, history included)."""
         rand = rng.random
@@ -801,7 +801,7 @@ class HandState:
         object.__setattr__(self, "_h", FastHand.new(rules, dealer, deal))
 
     @classmethod
-    def deal_random(cls, rules: Rules, dealer: int, rng: random.Random) -> HandState:
+    def deal_random(cls, rules: Rules, dealer: int, rng: Random) -> HandState:
         """Start a hand with a deal shuffled by ``rng``."""
         return cls(rules, dealer, Deal.random(rules, rng))
 
