@@ -574,38 +574,16 @@ class FastHand:
             self.phase = _AL
             self.turn = self.ask[0]
             return
-        # start play
-        n = self.n
-        out = self.out
-        if self.rules.lone_lead == "left_of_dealer" or not self.alone:
-            start = self.dealer
-        else:
-            lone = self.alone
-            start = lone[0]
-            if not self.cut or self.rules.dummy_decline_is_alone:
-                for s in lone:
-                    if self._is_defender(s):
-                        start = s
-                if len(lone) == 2:
-                    start = next(s for s in lone if self._is_defender(s))
-                    self.leader = start
-                    self.phase = _PL
-                    self.turn = start
-                    return
-            else:  # Cutthroat maker's alone does not move the lead
-                defenders = [s for s in lone if s != self.maker]
-                start = defenders[0] if defenders else self.dealer
-                if defenders and len(lone) == 2:
-                    self.leader = start
-                    self.phase = _PL
-                    self.turn = start
-                    return
-        s = (start + 1) % n
-        while out >> s & 1:
-            s = (s + 1) % n
-        self.leader = s
+        # start play: who leads (RULES.md §2 Play, §3 Play)
+        lone = self.alone
+        if self.cut and not self.rules.dummy_decline_is_alone:
+            lone = [s for s in lone if s != self.maker]
         self.phase = _PL
-        self.turn = s
+        if lone and self.rules.lone_lead == "left_of_lone" and len(lone) == 2:
+            self.leader = self.turn = next(s for s in lone if self._is_defender(s))
+            return
+        start = lone[0] if lone and self.rules.lone_lead == "left_of_lone" else self.dealer
+        self.leader = self.turn = self._next_active(start)
 
     def _is_defender(self, seat: int) -> bool:
         if self.cut:
