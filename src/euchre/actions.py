@@ -63,6 +63,20 @@ class Action:
     code: int
 
     def __init__(self, code: int) -> None:
+        """An action from its integer code (see ``code``); checked."""
+        if type(code) is not int or code < 0:
+            raise ActionError(f"not an action code: {code!r}")
+        kind, arg = code & 15, code >> 4
+        if kind == CALL:
+            ok = arg < 4
+        elif kind in (PICKUP, PLAY):
+            ok = arg <= 32
+        elif kind == KEEP:
+            ok = arg.bit_count() == 5 and arg < 1 << 33
+        else:
+            ok = kind <= MERGE and arg == 0
+        if not ok:
+            raise ActionError(f"not an action code: {code!r}")
         object.__setattr__(self, "code", code)
 
     # -- constructors -------------------------------------------------------

@@ -677,6 +677,11 @@ class FastHand:
                 continue
             codes = self.legal_codes()
             self.step(codes[int(rand() * len(codes))])
+        while self.trick:  # finish a trick already under way
+            codes = self.legal_codes()
+            self.step(codes[int(rand() * len(codes))])
+        if self.phase == _OV:
+            return
         # the trick loop, inlined on masks
         hands = self.hands
         history = self.history
@@ -936,7 +941,8 @@ class HandState:
 
     @property
     def dummy(self) -> list[Card]:
-        """The dummy's cards (Cutthroat; full information)."""
+        """The dummy as dealt (Cutthroat; full information). After a merge its
+        cards are in the maker's hand or ``maker_discards``."""
         return cards_of(self._h.dummy)
 
     @property

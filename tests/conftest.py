@@ -1,0 +1,44 @@
+"""Small shared helpers for the rule tests: explicit deals from strings and
+applying ``SEAT ACTION`` lines with a turn check."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from euchre import Action, Card, Deal, HandState, Rules
+from euchre.actions import parse_seat_action
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """``"9C TD KS"`` -> the cards, in the order written."""
+    return tuple(Card.parse(t) for t in text.split())
+
+
+def make_deal(hands: Sequence[str], kitty: str, dummy: str = "") -> Deal:
+    """A ``Deal`` from strings: one string of five cards per seat, the kitty
+    (its first card is the up-card) and, in Cutthroat, the dummy."""
+    return Deal(tuple(cards(h) for h in hands), cards(dummy), cards(kitty))
+
+
+def new_hand(rules: Rules, dealer: int, deal: Deal) -> HandState:
+    """A hand from an explicit deal (checked by ``HandState``)."""
+    return HandState(rules, dealer, deal)
+
+
+def run(state: HandState, *lines: str) -> HandState:
+    """Apply record lines ``"SEAT ACTION"``; each must be that seat's turn."""
+    for line in lines:
+        seat, action = parse_seat_action(line)
+        assert state.to_act == seat, f"{line!r}: it is seat {state.to_act}'s turn"
+        state = state.apply(action, seat)
+    return state
+
+
+def legal(state: HandState) -> set[str]:
+    """The legal actions as canonical strings."""
+    return {str(a) for a in state.legal_actions()}
+
+
+def act(text: str) -> Action:
+    """Parse one action."""
+    return Action.parse(text)
