@@ -191,7 +191,7 @@ class HandResult:
 
 
 _KEEP_COMBOS: Final = tuple(combinations(range(10), 5))
-_EMPTY_DEAL: Final = Deal((), (), ())
+_BIT: Final = tuple(1 << i for i in range(33))
 
 
 class FastHand:
@@ -202,12 +202,12 @@ class FastHand:
         "alone",
         "ask",
         "best",
+        "calls",
         "cut",
         "dealer",
         "dealer_discard",
         "dummy",
         "hands",
-        "history",
         "kitty",
         "leader",
         "led",
@@ -220,7 +220,6 @@ class FastHand:
         "out",
         "phase",
         "picked",
-        "played",
         "points",
         "rules",
         "thrown_in",
@@ -262,28 +261,52 @@ class FastHand:
     best: int
     winner: int
     tricks: list[int]
-    played: int
     trick_log: list[tuple[int, list[int], int]]
-    history: list[tuple[int, int]]
+    calls: list[tuple[int, int]]
     points: list[int]
     thrown_in: bool
 
     @classmethod
-    def new(
-        cls, rules: Rules, dealer: int, deal: Deal, kitty_ids: Sequence[int] | None = None
-    ) -> FastHand:
+    def new(cls, rules: Rules, dealer: int, deal: Deal) -> FastHand:
         """A hand just dealt (the deal is not checked here)."""
+        return cls._dealt(
+            rules,
+            dealer,
+            [mask_of(x) for x in deal.hands],
+            mask_of(deal.dummy),
+            [c.id for c in deal.kitty],
+        )
+
+    @classmethod
+    def random(cls, rules: Rules, dealer: int, rng: Random) -> FastHand:
+        """A hand dealt from ``rng`` — the same deal as ``Deal.random`` with the
+        same generator state, without building ``Card`` objects."""
+        o = shuffled_deck(rules.deck, rng)
+        b = _BIT
+        hands = [
+            b[o[i]] | b[o[i + 1]] | b[o[i + 2]] | b[o[i + 3]] | b[o[i + 4]]
+            for i in range(0, 5 * rules.seats, 5)
+        ]
+        if rules.cutthroat:
+            dummy = b[o[15]] | b[o[16]] | b[o[17]] | b[o[18]] | b[o[19]]
+            return cls._dealt(rules, dealer, hands, dummy, o[20:])
+        return cls._dealt(rules, dealer, hands, 0, o[20:])
+
+    @classmethod
+    def _dealt(
+        cls, rules: Rules, dealer: int, hands: list[int], dummy: int, kitty: list[int]
+    ) -> FastHand:
         h = cls.__new__(cls)
         n = rules.seats
         h.rules = rules
         h.n = n
         h.cut = rules.cutthroat
         h.dealer = dealer
-        h.hands = [mask_of(x) for x in deal.hands] if deal.hands else [0] * n
-        h.dummy = mask_of(deal.dummy)
-        h.kitty = list(kitty_ids) if kitty_ids is not None else [c.id for c in deal.kitty]
-        h.up = h.kitty[0]
-        h.upsuit = 4 if h.up == JOKER_ID else h.up >> 3
+        h.hands = hands
+        h.dummy = dummy
+        h.kitty = kitty
+        up = h.up = kitty[0]
+        h.upsuit = 4 if up == JOKER_ID else up >> 3
         h.turn = (dealer + 1) % n
         h.nbid = 0
         h.trump = 4
@@ -302,13 +325,12 @@ class FastHand:
         h.best = -1
         h.winner = -1
         h.tricks = [0] * n
-        h.played = 0
         h.trick_log = []
-        h.history = []
+        h.calls = []
         h.points = [0] * n
         h.thrown_in = False
         h.phase = _B1
-        if h.up == JOKER_ID:
+        if up == JOKER_ID:
             if rules.joker_upcard == "redeal":
                 h.thrown_in = True
                 h.phase = _OV
@@ -316,25 +338,6 @@ class FastHand:
             else:
                 h.phase = _J
                 h.turn = dealer
-        return h
-
-    @classmethod
-    def random(cls, rules: Rules, dealer: int, rng: Random) -> FastHand:
-        """A hand dealt from ``rng`` — the same deal as ``Deal.random`` with the
-        same generator state, without building ``Card`` objects."""
-        ids = shuffled_deck(rules.deck, rng)
-        n = rules.seats
-        h = cls.new(rules, dealer, _EMPTY_DEAL, ids[5 * n + (5 if rules.cutthroat else 0) :])
-        for s in range(n):
-            m = 0
-            for c in ids[5 * s : 5 * s + 5]:
-                m |= 1 << c
-            h.hands[s] = m
-        if rules.cutthroat:
-            m = 0
-            for c in ids[5 * n : 5 * n + 5]:
-                m |= 1 << c
-            h.dummy = m
         return h
 
     def copy(self) -> FastHand:
@@ -348,7 +351,7 @@ class FastHand:
         h.trick = self.trick[:]
         h.tricks = self.tricks[:]
         h.trick_log = self.trick_log[:]  # entries are never mutated once logged
-        h.history = self.history[:]
+        h.calls = self.calls[:]
         h.points = self.points[:]
         return h
 
@@ -480,14 +483,41 @@ class FastHand:
         return self.phase == _OV
 
     # -- transitions ---------------------------------------------------------
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        """Every action so far as ``(seat, code)``: the calls (everything before
+        the first card) and then the cards played, trick by trick."""
+        out = self.calls[:]
+        for leader, cards, _ in self.trick_log:
+            s = leader
+            for c in cards:
+                out.append((s, PLAY | c << 4))
+                s = self._next_active(s)
+        s = self.leader
+        for c in self.trick:
+            out.append((s, PLAY | c << 4))
+            s = self._next_active(s)
+        return out
+
+    @property
+    def played(self) -> int:
+        """The mask of the cards played so far."""
+        m = 0
+        for _, cards, _ in self.trick_log:
+            for c in cards:
+                m |= 1 << c
+        for c in self.trick:
+            m |= 1 << c
+        return m
+
     def step(self, code: int) -> None:
         """Apply a legal action code for the seat to act."""
         p = self.phase
         seat = self.turn
-        self.history.append((seat, code))
         if p == _PL:
             self._play(seat, code >> 4)
             return
+        self.calls.append((seat, code))
         kind = code & 15
         n = self.n
         if p == _B1:
@@ -542,20 +572,24 @@ class FastHand:
         elif p == _AL:
             self.ask.pop(0)
             if kind == ALONE:
-                self.alone.append(seat)
-                if self.cut:
-                    other = 3 - seat - self.maker
-                    self.out |= 1 << other
-                    self.ask = []
-                else:
-                    self.out |= 1 << ((seat + 2) % 4)
-                    side = seat & 1
-                    self.ask = [s for s in self.ask if s & 1 != side]
+                self._goes_alone(seat)
             self._next_ask()
         elif p == _J:
             self.upsuit = code >> 4
             self.phase = _B1
             self.turn = (self.dealer + 1) % n
+
+    def _goes_alone(self, seat: int) -> None:
+        """``seat`` (asked in the alone phase) goes alone: a partner sits out and
+        the rest of that side is not asked."""
+        self.alone.append(seat)
+        if self.cut:
+            self.out |= 1 << (3 - seat - self.maker)
+            self.ask = []
+        else:
+            self.out |= 1 << ((seat + 2) % 4)
+            side = seat & 1
+            self.ask = [s for s in self.ask if s & 1 != side]
 
     def _start_alone(self) -> None:
         m = self.maker
@@ -600,7 +634,6 @@ class FastHand:
     def _play(self, seat: int, c: int) -> None:
         b = 1 << c
         self.hands[seat] &= ~b
-        self.played |= b
         trick = self.trick
         if not trick:
             self.led = EFFECTIVE_SUIT[self.trump][c]
@@ -659,85 +692,117 @@ class FastHand:
     # -- fast random playout -------------------------------------------------
     def playout(self, rng: Random) -> None:
         """Play to the end choosing uniformly among the legal actions at every
-        decision (the whole state machine, history included)."""
+        decision (the whole state machine; the fast path for rollouts)."""
         rand = rng.random
+        step = self.step
+        calls = self.calls
         while self.phase != _PL:
-            if self.phase == _OV:
-                return
-            if self.phase == _MK:  # 1 + 252 choices, without listing them
+            p = self.phase
+            if p == _B1:  # each seat in turn: pass or order
+                n = self.n
+                seat = self.turn
+                while rand() < 0.5:  # pass
+                    calls.append((seat, PASS))
+                    self.nbid += 1
+                    seat = (seat + 1) % n
+                    if self.nbid == n:
+                        break
+                self.turn = seat
+                if self.nbid == n:
+                    self.phase = _B2
+                    self.nbid = 0
+                else:
+                    step(ORDER)
+            elif p == _PU:  # pickup C (C in hand, or the up-card if allowed), or decline
+                m = self.hands[self.dealer]
+                if self.rules.dealer_may_discard_upcard:
+                    m |= 1 << self.up
+                k = int(rand() * (m.bit_count() + self.may_decline))
+                while k and m:
+                    m &= m - 1
+                    k -= 1
+                step(PICKUP | ((m & -m).bit_length() - 1) << 4 if m else DECLINE)
+            elif p == _AL:  # each asked seat in turn: pass or alone
+                ask = self.ask
+                while ask:
+                    seat = ask.pop(0)
+                    if rand() < 0.5:
+                        calls.append((seat, PASS))
+                    else:
+                        calls.append((seat, ALONE))
+                        self._goes_alone(seat)
+                        ask = self.ask
+                self._next_ask()
+            elif p == _MK:  # alone or one of the 252 keeps, without listing them
                 k = int(rand() * 253)
                 if k == 0:
-                    self.step(ALONE)
+                    step(ALONE)
                 else:
                     ids = _ids(self.hands[self.maker] | self.dummy)
                     m = 0
                     for i in _KEEP_COMBOS[k - 1]:
                         m |= 1 << ids[i]
-                    self.step(KEEP | m << 4)
-                continue
-            codes = self.legal_codes()
-            self.step(codes[int(rand() * len(codes))])
+                    step(KEEP | m << 4)
+            elif p == _OV:
+                return
+            else:
+                codes = self.legal_codes()
+                step(codes[int(rand() * len(codes))])
         while self.trick:  # finish a trick already under way
             codes = self.legal_codes()
-            self.step(codes[int(rand() * len(codes))])
+            step(codes[int(rand() * len(codes))])
         if self.phase == _OV:
             return
         # the trick loop, inlined on masks
         hands = self.hands
-        history = self.history
         trump = self.trump
         smask = SUIT_MASK[trump]
         eff = EFFECTIVE_SUIT[trump]
         powers = POWER[trump]
         n = self.n
         out = self.out
-        nxt = []
+        nxt = [0] * n
         for s in range(n):
             t = (s + 1) % n
             while out >> t & 1:
                 t = (t + 1) % n
-            nxt.append(t)
-        active = n - out.bit_count()
+            nxt[s] = t
+        others = range(n - out.bit_count() - 1)
         tricks = self.tricks
         log = self.trick_log
-        played = self.played
         seat = self.turn
-        while len(log) < 5:
+        for _ in range(5 - len(log)):
             leader = seat
-            trick: list[int] = []
             hand = hands[seat]
             k = int(rand() * hand.bit_count())
-            for _ in range(k):
+            while k:
                 hand &= hand - 1
+                k -= 1
             c = (hand & -hand).bit_length() - 1
             hands[seat] ^= 1 << c
+            trick = [c]
             led = eff[c]
             pw = powers[led]
             best = pw[c]
             winner = seat
-            trick.append(c)
-            history.append((seat, PLAY | c << 4))
             follow = smask[led]
-            for _ in range(active - 1):
+            for _ in others:
                 seat = nxt[seat]
                 hand = hands[seat]
                 m = hand & follow or hand
                 k = int(rand() * m.bit_count())
-                for _ in range(k):
+                while k:
                     m &= m - 1
+                    k -= 1
                 c = (m & -m).bit_length() - 1
                 hands[seat] = hand ^ (1 << c)
                 trick.append(c)
-                history.append((seat, PLAY | c << 4))
                 if pw[c] > best:
                     best = pw[c]
                     winner = seat
-            for c in trick:
-                played |= 1 << c
             tricks[winner] += 1
             log.append((leader, trick, winner))
             seat = winner
-        self.played = played
         self.trick = []
         self.led = 4
         self.leader = seat
