@@ -1,0 +1,677 @@
+"""Tests of the terminal game (``euchre play``), driven by scripted input.
+
+A ``Driver`` plays the human seat: it reads the card numbers from the table
+printed on screen, picks a legal action of seat 0 (from seat 0's view only)
+and types it in one of the accepted spellings. Along the way it checks that
+nothing printed so far in the hand names a card seat 0 cannot know.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+
+from euchre import cli
+from euchre.actions import Action
+from euchre.cards import Card, Suit, deck_cards
+from euchre.hand import Phase
+from euchre.record import match_record, read_match
+from euchre.rules import Rules
+from euchre.tui import (
+    KEEP_PROMPT,
+    NEXT_PROMPT,
+    Command,
+    InputError,
+    TerminalGame,
+    parse_input,
+)
+from euchre.view import View
+
+_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+_CARD_ON_SCREEN = re.compile(r"(\d+) (Jk|10|[2-9JQKA])([♣♦♥♠])?")
+_RULE = re.compile(r"─ Hand (\d+) ─")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+# -- helpers ---------------------------------------------------------------------
+
+
+def pretty(card: Card) -> str:
+    return card.pretty()
+
+
+def new_game(
+    rules: Rules, input_fn: Callable[[str], str], *, seed: int = 1, **kw: object
+) -> tuple[TerminalGame, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=False, width=110)
+    game = TerminalGame(rules, console=console, input_fn=input_fn, seed=seed, **kw)  # type: ignore[arg-type]
+    return game, out
+
+
+def hand_segments(text: str) -> list[str]:
+    """The output split per hand (segment i is hand i + 1)."""
+    starts = [m.start() for m in _RULE.finditer(text)]
+    return [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+
+
+def current_segment(text: str) -> str:
+    starts = [m.start() for m in _RULE.finditer(text)]
+    return text[starts[-1] :] if starts else text
+
+
+def leaked(segment: str, cards: list[Card]) -> list[Card]:
+    """The cards of ``cards`` that the text names (pretty or canonical form)."""
+    out = []
+    for c in cards:
+        canon = re.compile(rf"(?<![A-Za-z0-9]){re.escape(str(c))}(?![A-Za-z0-9])")
+        if pretty(c) in segment or canon.search(segment):
+            out.append(c)
+    return out
+
+
+def numbered_on_screen(text: str) -> dict[int, Card]:
+    """The card numbers of the last table printed."""
+    panel = text[text.rindex("╭─ Hand") :]
+    out: dict[int, Card] = {}
+    for line in panel.splitlines():
+        if not any(k in line for k in ("Your cards", "Hand + up-card", "Your hand", "Dummy")):
+            continue
+        for n, rank, sym in _CARD_ON_SCREEN.findall(line):
+            card = Card.joker() if rank == "Jk" else Card.parse(rank + "CDHS"["♣♦♥♠".index(sym)])
+            out[int(n)] = card
+    return out
+
+
+class Driver:
+    """Answers seat 0's prompts with random legal actions in varied spellings,
+    checking on every prompt that no unknown card has been printed this hand."""
+
+    def __init__(self, seed: int, strategy: Callable[[View], Action] | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.strategy = strategy
+        self.game: TerminalGame | None = None
+        self.out: io.StringIO | None = None
+        self.prompts: list[str] = []
+        self.checked = 0
+        self.check_leaks = True
+
+    def attach(self, game: TerminalGame, out: io.StringIO) -> None:
+        self.game, self.out = game, out
+
+    def view(self, keep: bool = False) -> View:
+        assert self.game is not None
+        state = self.game.match.current
+        assert state is not None and state.to_act == 0
+        return state.view(0, self.game.match.scores, keep_choice=keep)
+
+    def text(self) -> str:
+        """The output so far, without colour codes."""
+        assert self.out is not None
+        return _ANSI.sub("", self.out.getvalue())
+
+    def check_no_leak(self, view: View) -> None:
+        segment = current_segment(self.text())
+        bad = leaked(segment, view.unseen())
+        assert not bad, f"printed cards seat 0 cannot know: {bad}\n{segment}"
+        self.checked += 1
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if prompt == NEXT_PROMPT:
+            return ""
+        keep = prompt == KEEP_PROMPT
+        view = self.view(keep)
+        if self.check_leaks:
+            self.check_no_leak(view)
+        if self.strategy is not None and not keep:
+            action = self.strategy(view)
+        else:
+            action = self.rng.choice(view.legal)
+        return self.spell(action, numbered_on_screen(self.text()), view)
+
+    def spell(self, a: Action, numbers: dict[int, Card], view: View) -> str:
+        r = self.rng
+        num = {c: n for n, c in numbers.items()}
+        kind = a.kind
+        if kind == "pass":
+            return r.choice(["pass", "PASS", " p "])
+        if kind == "order":
+            return r.choice(["order", "Order Up", "assist", "accept", "pick it up"])
+        if kind == "decline":
+            return r.choice(["decline", "leave it"])
+        if kind == "alone":
+            return r.choice(["alone", "go alone", "ALONE"])
+        if a.is_merge:
+            return r.choice(["merge", "keep", "merge the dummy"])
+        if kind == "call":
+            assert a.suit is not None
+            name = _SUIT_NAMES[a.suit]
+            return r.choice([f"call {a.suit.letter.lower()}", name, f"call {name.title()}"])
+        if kind == "keep":
+            cards = list(a.cards)
+            assert all(c in num for c in cards), "a kept card is not numbered on screen"
+            nums = " ".join(str(num[c]) for c in cards)
+            names = " ".join(self.notation(c) for c in cards)
+            return r.choice([f"keep {nums}", nums, f"keep {names}", names.upper()])
+        card = a.card
+        assert card is not None
+        assert card in num, f"{card} is not numbered on screen: {numbers}"
+        if kind == "pickup":
+            n = num[card]
+            return r.choice([f"discard {n}", str(n), f"pickup {card}", f"pick up {n}"])
+        return r.choice([str(num[card]), self.notation(card), f"play {card}", f"Play {num[card]}"])
+
+    def notation(self, card: Card) -> str:
+        text = str(card)
+        if self.rng.random() < 0.5:
+            text = text.replace("T", "10")
+        return text.lower() if self.rng.random() < 0.5 else text
+
+
+def play(
+    rules: Rules, seed: int, driver: Driver | None = None, **kw: object
+) -> tuple[TerminalGame, str, int, Driver]:
+    driver = driver or Driver(seed)
+    game, out = new_game(rules, driver, seed=seed, **kw)
+    driver.attach(game, out)
+    rc = game.run()
+    return game, out.getvalue(), rc, driver
+
+
+def assert_no_leaks_per_hand(game: TerminalGame, text: str) -> None:
+    segments = hand_segments(text)
+    hands = list(game.match.hands)
+    assert len(segments) == len(hands)
+    for i, (hand, segment) in enumerate(zip(hands, segments, strict=True), 1):
+        view = hand.view(0)
+        bad = leaked(segment, view.unseen())
+        assert not bad, f"hand {i} printed {bad}"
+
+
+def replayed_equal(game: TerminalGame, path: Path) -> None:
+    record = json.loads(path.read_text(encoding="utf-8"))
+    match = read_match(record)
+    assert match_record(match) == match_record(game.match)
+    assert match.scores == game.match.scores
+    assert match.winners == game.match.winners
+
+
+# -- whole matches ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_cutthroat_match_to_three(seed: int, tmp_path: Path) -> None:
+    save = tmp_path / "m.json"
+    game, text, rc, driver = play(Rules(target=3), seed, save=str(save))
+    assert rc == 0
+    assert game.match.is_over
+    assert re.search(r"You win the match!|(West|North) wins the match\.", text)
+    assert "Final score" in text
+    assert driver.checked > 0
+    assert_no_leaks_per_hand(game, text)
+    replayed_equal(game, save)
+    assert read_match(json.loads(save.read_text())).is_over
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_partnership_match_to_three(seed: int, tmp_path: Path) -> None:
+    save = tmp_path / "p.json"
+    rules = Rules(variant="partnership", target=3)
+    game, text, rc, _ = play(rules, seed, save=str(save))
+    assert rc == 0 and game.match.is_over
+    assert "You & North" in text and "West & East" in text
+    assert_no_leaks_per_hand(game, text)
+    replayed_equal(game, save)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(deck=25, target=4),
+        Rules(deck=32, target=3, stick_the_dealer=True),
+        Rules(variant="partnership", deck=25, target=3, dealer_pickup="mandatory"),
+        Rules(target=3, dealer_may_discard_upcard=False, may_name_turned_down_suit=True),
+    ],
+    ids=["joker", "deck32-stick", "partnership-joker", "options"],
+)
+def test_variants(rules: Rules, tmp_path: Path) -> None:
+    save = tmp_path / "v.json"
+    for seed in (7, 8):
+        game, text, rc, _ = play(rules, seed, save=str(save))
+        assert rc == 0 and game.match.is_over
+        assert_no_leaks_per_hand(game, text)
+        replayed_equal(game, save)
+
+
+@pytest.mark.parametrize("variant", ["cutthroat", "partnership"])
+def test_default_target_ten(variant: str) -> None:
+    rules = Rules(variant=variant)  # type: ignore[arg-type]
+    game, text, rc, _ = play(rules, 11, driver=Driver(11), bots="random")
+    assert rc == 0 and game.match.is_over
+    assert max(game.match.scores) >= 10
+    assert_no_leaks_per_hand(game, text)
+
+
+def test_joker_up_card_called_by_human() -> None:
+    """Find a deal with the joker turned up to seat 0 as dealer and name its suit."""
+    for seed in range(300):
+        rules = Rules(deck=25, target=1)
+        driver = Driver(seed)
+        _, text, _, _ = play(rules, seed, driver=driver)
+        if "joker> " in driver.prompts:
+            assert "stands for" in text
+            assert re.search(r"You name [♣♦♥♠] for the joker", text)
+            return
+    pytest.fail("no seed turned the joker up to the human dealer")
+
+
+def test_confirm_next_hand_prompt_and_quit_there() -> None:
+    answers: list[str] = []
+
+    def inp(prompt: str) -> str:
+        answers.append(prompt)
+        if prompt == NEXT_PROMPT:
+            return "quit"
+        return "pass" if prompt == "bid> " else driver(prompt)
+
+    driver = Driver(3)
+    game, out = new_game(Rules(target=10), inp, seed=3, confirm_next_hand=True)
+    driver.attach(game, out)
+    assert game.run() == 0
+    assert NEXT_PROMPT in answers
+    assert "You left the game" in out.getvalue()
+    assert len(game.match.hands) == 1
+
+
+# -- what is shown -----------------------------------------------------------------
+
+
+def _aggressive(view: View) -> Action:
+    """Make trump whenever possible and merge the dummy."""
+    legal = view.legal
+    for want in (Action.order(), Action.merge()):
+        if want in legal:
+            return want
+    calls = [a for a in legal if a.kind == "call"]
+    if calls:
+        return calls[0]
+    if view.phase is Phase.ALONE:
+        return Action.pass_()
+    return legal[0]
+
+
+def test_dummy_not_shown_before_the_merge_choice() -> None:
+    seen = 0
+    for seed in range(1, 6):
+        inner = Driver(seed, strategy=_aggressive)
+
+        def inp(prompt: str, inner: Driver = inner) -> str:
+            nonlocal seen
+            assert inner.game is not None and inner.out is not None
+            state = inner.game.match.current
+            if prompt in ("alone or merge> ", KEEP_PROMPT):
+                assert state is not None
+                dummy = list(state.deal.dummy)
+                segment = current_segment(inner.out.getvalue())
+                if prompt == KEEP_PROMPT:
+                    # now both hands are shown, numbered 1-10
+                    numbers = numbered_on_screen(inner.out.getvalue())
+                    assert set(numbers) == set(range(1, 11))
+                    assert set(dummy) <= set(numbers.values())
+                    assert "Dummy" in segment
+                    seen += 1
+                else:
+                    assert not leaked(segment, dummy), "dummy shown before the merge choice"
+                    assert "Dummy" not in segment
+            return inner(prompt)
+
+        game, out = new_game(Rules(target=4), inp, seed=seed)
+        inner.attach(game, out)
+        assert game.run() == 0
+    assert seen >= 3
+
+
+def test_table_shows_the_situation() -> None:
+    driver = Driver(2)
+    _, text, rc, _ = play(Rules(target=3), 2, driver=driver)
+    assert rc == 0
+    for needle in (
+        "Up-card",
+        "Your cards",
+        "Round one",
+        "Trump",
+        "This trick",
+        "Tricks",
+        "Score",
+        "Hand over:",
+        "deal",
+    ):
+        assert needle in text, needle
+    assert re.search(r"(West|North) (passes|orders it up|accepts|calls)", text)
+    assert re.search(r"(West|North) (leads|plays) (10|[9JQKA])[♣♦♥♠]", text)
+    assert re.search(r"→ (You take|West takes|North takes) trick \d", text)
+
+
+def test_colours_on_a_terminal() -> None:
+    """Hearts and diamonds are red on a colour terminal; no colour with --no-color."""
+    texts = []
+    for no_color in (False, True):
+        driver = Driver(4)
+        out = io.StringIO()
+        console = Console(
+            file=out, force_terminal=True, color_system="standard", no_color=no_color, width=110
+        )
+        game = TerminalGame(Rules(target=1), console=console, input_fn=driver, seed=4)
+        driver.attach(game, out)
+        assert game.run() == 0
+        assert driver.checked > 0
+        texts.append(out.getvalue())
+    color, plain = texts
+    assert re.search(r"\x1b\[1;31m(10|[9JQKA])[♥♦]", color)
+    assert not re.search(r"\x1b\[1;31m(10|[9JQKA])[♠♣]", color)
+    assert re.search(r"\x1b\[1m(10|[9JQKA])[♠♣]", color)
+    assert "31m" not in plain and "36m" not in plain
+
+
+# -- bad input -----------------------------------------------------------------------
+
+
+class Scripted:
+    """Sends scripted lines at chosen prompts, then lets a Driver answer."""
+
+    def __init__(self, driver: Driver, script: Callable[[str, View], list[str]]) -> None:
+        self.driver = driver
+        self.script = script
+        self.pending: list[str] = []
+        self.done: set[str] = set()
+
+    def __call__(self, prompt: str) -> str:
+        if self.pending:
+            return self.pending.pop(0)
+        if prompt == NEXT_PROMPT:
+            return self.driver(prompt)
+        view = self.driver.view(prompt == KEEP_PROMPT)
+        key = f"{prompt} {view.phase}"
+        if key not in self.done:
+            self.done.add(key)
+            lines = self.script(prompt, view)
+            if lines:
+                self.pending = lines[1:]
+                return lines[0]
+        return self.driver(prompt)
+
+
+def _bad_lines(prompt: str, view: View) -> list[str]:
+    not_held = next(c for c in deck_cards(24) if c not in view.hand and c != view.up_card)
+    common = ["", "   ", "garbage", "xyzzy plugh", "play", "call", "call purple", "99", "help"]
+    common += ["score", "show", "\x1b[31m", "[bold]hi[/bold]", "keep 1 2", "♠♠♠"]
+    if prompt == "bid> " and view.phase is Phase.BID1:
+        return [*common, "play 1", "call hearts", "decline", "alone", f"discard {not_held}"]
+    if prompt == "bid> " and view.phase is Phase.BID2:
+        assert view.up_suit is not None
+        return [*common, f"call {view.up_suit.letter}", "order", "play 2"]
+    if prompt == "play> ":
+        lines = [*common, "order", "pass", "alone", f"play {not_held}", str(not_held), "6"]
+        hand = set(view.hand)
+        legal_cards = {a.card for a in view.legal}
+        illegal = sorted(hand - legal_cards)
+        if illegal:
+            lines.append(str(illegal[0]))
+        return lines
+    if prompt == KEEP_PROMPT:
+        return ["alone", "keep 1 2 3 4", "1 1 2 3 4", f"keep 1 2 3 4 {not_held}", "11 1 2 3 4"]
+    if prompt == "alone or merge> ":
+        return ["pass", "keep 1 2 3 4 5", "order"]
+    if prompt == "discard> ":
+        return ["pass", "order", f"discard {not_held}", "7", "discard"]
+    if prompt == "alone> ":
+        return ["order", "call c", "play 1"]
+    return common
+
+
+def test_bad_input_is_reprompted_with_a_reason() -> None:
+    texts = []
+    for seed in range(1, 9):
+        driver = Driver(seed, strategy=_aggressive if seed % 2 else None)
+        driver.check_leaks = False  # the error messages echo the cards typed
+        scripted = Scripted(driver, _bad_lines)
+        game, out = new_game(Rules(target=3), scripted, seed=seed)
+        driver.attach(game, out)
+        assert game.run() == 0
+        assert game.match.is_over
+        texts.append(out.getvalue())
+    text = "\n".join(texts)
+    for reason in (
+        "✗ type an action, or help to see the choices",
+        "✗ don't understand 'garbage'",
+        "✗ don't understand 'xyzzy plugh'",
+        "✗ play which card?",
+        "✗ discard which card?",
+        "✗ call which suit?",
+        "✗ no card number 99",
+        "✗ play is not possible now",
+        "✗ order is not possible now",
+        "✗ you don't hold",
+        "✗ you must follow suit",
+        "may not be named in round two",
+        "✗ keep exactly five cards",
+        "✗ keep five different cards",
+        "first choose: alone, or merge the dummy",
+        "you chose to merge the dummy",
+        "What you can do now:",
+        "pass — let the next player bid",
+    ):
+        assert reason in text, reason
+    assert "Traceback" not in text
+    # user text is never interpreted as markup or escape codes
+    assert "don't understand '[bold]hi[/bold]'" in text
+    assert "\x1b" not in text
+
+
+@pytest.mark.parametrize("how", ["quit", "QUIT", "q", "eof", "interrupt", "exit"])
+def test_leaving_mid_match_saves_and_replays(how: str, tmp_path: Path) -> None:
+    save = tmp_path / "left.json"
+    driver = Driver(5)
+    count = 0
+
+    def inp(prompt: str) -> str:
+        nonlocal count
+        count += 1
+        if count < 12:
+            return driver(prompt)
+        if how == "eof":
+            raise EOFError
+        if how == "interrupt":
+            raise KeyboardInterrupt
+        return how
+
+    game, out = new_game(Rules(), inp, seed=5, save=str(save))
+    driver.attach(game, out)
+    assert game.run() == 0
+    text = out.getvalue()
+    assert "You left the game." in text
+    assert f"saved in {save}" in text
+    assert game.match.current is not None or game.match.hands
+    replayed_equal(game, save)
+
+
+def test_interrupt_while_a_bot_thinks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+
+    calls = 0
+
+    def sleep(seconds: float) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 5:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr("euchre.tui.time.sleep", sleep)
+    save = tmp_path / "i.json"
+    driver = Driver(6)
+    game, out = new_game(Rules(), driver, seed=6, save=str(save), delay=0.01)
+    driver.attach(game, out)
+    assert game.run() == 0
+    assert calls == 5
+    assert "You left the game." in out.getvalue()
+    replayed_equal(game, save)
+
+
+def test_unwritable_save_file(tmp_path: Path) -> None:
+    game, out = new_game(Rules(), lambda p: "quit", save=str(tmp_path))
+    assert game.run() == 2
+    assert "cannot save the match" in out.getvalue()
+
+
+# -- parsing ------------------------------------------------------------------------
+
+_HAND = [Card.parse(c) for c in ("JH", "JD", "AH", "KC", "9S")]
+
+
+@pytest.mark.parametrize(
+    ("text", "phase", "want"),
+    [
+        ("10h", Phase.PLAY, "play TH"),
+        ("th", Phase.PLAY, "play TH"),
+        ("TH", Phase.PLAY, "play TH"),
+        ("2", Phase.PLAY, "play JD"),
+        ("play 10H", Phase.PLAY, "play TH"),
+        ("Play 5", Phase.PLAY, "play 9S"),
+        ("pass", Phase.BID1, "pass"),
+        ("order up", Phase.BID1, "order"),
+        ("order it up", Phase.BID1, "order"),
+        ("assist", Phase.BID1, "order"),
+        ("accept", Phase.BID1, "order"),
+        ("pick it up", Phase.BID1, "order"),
+        ("call S", Phase.BID2, "call S"),
+        ("call hearts", Phase.BID2, "call H"),
+        ("hearts", Phase.BID2, "call H"),
+        ("h", Phase.BID2, "call H"),
+        ("Diamond", Phase.BID2, "call D"),
+        ("call ♣", Phase.BID2, "call C"),
+        ("pickup 9c", Phase.PICKUP, "pickup 9C"),
+        ("discard 9c", Phase.PICKUP, "pickup 9C"),
+        ("discard 3", Phase.PICKUP, "pickup AH"),
+        ("pick up 1", Phase.PICKUP, "pickup JH"),
+        ("4", Phase.PICKUP, "pickup KC"),
+        ("qs", Phase.PICKUP, "pickup QS"),
+        ("decline", Phase.PICKUP, "decline"),
+        ("alone", Phase.ALONE, "alone"),
+        ("go alone", Phase.MAKER, "alone"),
+        ("keep 1 2 3 4 5", Phase.MAKER, "keep JD JH AH KC 9S"),
+        ("joker", Phase.PLAY, "play JK"),
+    ],
+)
+def test_parse_actions(text: str, phase: Phase, want: str) -> None:
+    got = parse_input(text, phase, _HAND)
+    assert isinstance(got, Action)
+    assert got == Action.parse(want)
+
+
+def test_parse_merge_keep_and_commands() -> None:
+    assert parse_input("merge", Phase.MAKER, _HAND) == Action.merge()
+    assert parse_input("keep", Phase.MAKER, _HAND) == Action.merge()
+    ten = _HAND + [Card.parse(c) for c in ("QH", "9H", "TC", "AS", "KS")]
+    got = parse_input("1, 2, 3, 6, 10", Phase.MAKER, ten, keep_step=True)
+    assert got == Action.keep([ten[i] for i in (0, 1, 2, 5, 9)])
+    got = parse_input("jh jd 10c ks ah", Phase.MAKER, ten, keep_step=True)
+    assert got == Action.parse("keep JH JD TC KS AH")
+    for word, name in [("help", "help"), ("?", "help"), ("score", "score"), ("quit", "quit")]:
+        assert parse_input(word, Phase.PLAY, _HAND) == Command(name)
+    with pytest.raises(InputError, match="keep exactly five"):
+        parse_input("merge", Phase.MAKER, ten, keep_step=True)
+    with pytest.raises(InputError, match="no card number 6"):
+        parse_input("6", Phase.PLAY, _HAND)
+    with pytest.raises(InputError, match="not a card"):
+        parse_input("play 1x", Phase.PLAY, _HAND)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40), st.sampled_from(list(Phase)), st.booleans())
+def test_parse_never_crashes(text: str, phase: Phase, keep: bool) -> None:
+    try:
+        got = parse_input(text, phase, _HAND, keep_step=keep)
+    except InputError as e:
+        assert str(e)
+    else:
+        assert isinstance(got, Action | Command)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.text(max_size=12), min_size=1, max_size=30), st.integers(0, 10**6))
+def test_random_typing_never_crashes(lines: list[str], seed: int) -> None:
+    it: Iterator[str] = iter(lines)
+
+    def inp(prompt: str) -> str:
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    game, out = new_game(Rules(), inp, seed=seed)
+    assert game.run() == 0
+    assert "You left the game." in out.getvalue()
+
+
+# -- the command line ------------------------------------------------------------------
+
+
+def test_cli_play_quit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    save = tmp_path / "cli.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("help\nscore\nquit\n"))
+    monkeypatch.setenv("EUCHRE_DELAY", "0")
+    rc = cli.main(["play", "--seed", "3", "--save", str(save), "--no-color"])
+    assert rc == 0
+    match = read_match(json.loads(save.read_text()))
+    assert match.current is not None
+
+
+def test_cli_play_subprocess_eof(tmp_path: Path) -> None:
+    save = tmp_path / "sub.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "euchre", "play", "--seed", "3", "--save", str(save)],
+        input="garbage\n12\nplay zz\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"EUCHRE_DELAY": "0", "PYTHONIOENCODING": "utf-8", "PATH": ""},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert "You left the game." in proc.stdout
+    read_match(json.loads(save.read_text()))
+    replay = subprocess.run(
+        [sys.executable, "-m", "euchre", "replay", str(save)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert replay.returncode == 0, replay.stdout
+
+
+def test_suit_names_cover_all_suits() -> None:
+    for s in Suit:
+        assert parse_input(_SUIT_NAMES[s], Phase.BID2, _HAND) == Action.call(s)
+
+
+def test_going_alone_names_who_sits_out() -> None:
+    partner = {"You": "North", "North": "You", "West": "East", "East": "West"}
+    lines = []
+    for seed in (1, 2, 3):
+        _, text, rc, _ = play(Rules(variant="partnership", target=5), seed, bots="random")
+        assert rc == 0
+        lines += re.findall(r"^(You|West|North|East) goe?s? alone!(.*)$", text, re.M)
+    assert lines
+    for who, rest in lines:
+        assert re.fullmatch(rf" {partner[who]} sits? out\.", rest), (who, rest)
