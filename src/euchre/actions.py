@@ -141,7 +141,9 @@ class Action:
             raise ActionError("empty action")
         kind = _KIND_BY_NAME.get(words[0].lower())
         if kind is None:
-            raise ActionError(f"unknown action {words[0]!r} (want one of {', '.join(KIND_NAMES)})")
+            raise ActionError(
+                f"unknown action {words[0]!r} (want one of {', '.join(KIND_NAMES[:8])})"
+            )
         args = words[1:]
         want = {CALL: 1, PICKUP: 1, PLAY: 1, KEEP: 5}.get(kind, 0)
         if kind == KEEP and not args:

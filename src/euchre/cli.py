@@ -144,6 +144,11 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``euchre``."""
+    return _build()[0]
+
+
+def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser and its subcommand parsers (for their own usage errors)."""
     from . import __version__
 
     p = argparse.ArgumentParser(
@@ -184,30 +189,30 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", default="rule", metavar="NAME", help="opponent bot: rule (default) or random"
     )
     pl.add_argument("--no-color", action="store_true", help="plain text, no colours")
-    return p
+    return p, {"replay": r, "play": pl}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
+    parser, subs = _build()
     args = parser.parse_args(argv)
     if args.command == "replay":
         if args.jsonl:
             if args.files:
-                parser.error("--jsonl reads standard input; give no FILE")
+                subs["replay"].error("--jsonl reads standard input; give no FILE")
             return replay_jsonl(sys.stdin, sys.stdout)
         if not args.files:
-            parser.error("replay needs at least one FILE (or --jsonl)")
+            subs["replay"].error("replay needs at least one FILE (or --jsonl)")
         return replay_files(args.files, as_json=args.json, out=sys.stdout)
     if args.command == "play":
         try:
             rules = rules_from_args(args)
         except RulesError as e:
-            parser.error(str(e))
+            subs["play"].error(str(e))
         from .bots import BOT_NAMES
 
         if args.bots not in BOT_NAMES:
-            parser.error(f"--bots: want one of {', '.join(BOT_NAMES)}, not {args.bots!r}")
+            subs["play"].error(f"--bots: want one of {', '.join(BOT_NAMES)}, not {args.bots!r}")
         try:
             from .tui import play_main
         except ImportError as e:  # pragma: no cover - depends on the install

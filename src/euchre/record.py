@@ -92,7 +92,7 @@ def match_record(match: Match) -> dict[str, Any]:
 
 
 def dumps(record: Mapping[str, Any]) -> str:
-    """A record as pretty JSON text (one action per line, cards on one line)."""
+    """A record as indented JSON text."""
     return json.dumps(record, indent=1)
 
 
@@ -216,17 +216,22 @@ def read_match(obj: object) -> Match:
         raise RecordError(0, "", "hands must be a list of hand records")
     match: Match | None = None
     for n, h in enumerate(hands, 1):
+        if match is not None:
+            if match.is_over:
+                raise RecordError(0, "", "the match was already won before this hand", n)
+            if match.current is not None:
+                raise RecordError(0, "", "the previous hand did not finish", n)
+            dealer = h.get("dealer", 0) if isinstance(h, Mapping) else None
+            if dealer != match.next_dealer:
+                raise RecordError(
+                    0,
+                    "",
+                    f"dealer should be seat {match.next_dealer} (left of the previous dealer)",
+                    n,
+                )
         state = read_hand(h, rules=rules, hand=n)
         if match is None:
             match = Match.new(rules, state.dealer)
-        if match.is_over:
-            raise RecordError(0, "", "the match was already won before this hand", n)
-        if match.current is not None:
-            raise RecordError(0, "", "the previous hand did not finish", n)
-        if state.dealer != match.next_dealer:
-            raise RecordError(
-                0, "", f"dealer should be seat {match.next_dealer} (left of the previous dealer)", n
-            )
         match = match._with_current(state)
     if match is None:
         return Match.new(rules, 0)

@@ -97,6 +97,8 @@ class View:
             discards.extend(cards_of(h.maker_discards))
             dummy = tuple(sorted(state.deal.dummy))
         legal: tuple[Action, ...] = ()
+        if keep_choice and not (state.to_act == seat and h.phase == 4):
+            raise ValueError("keep_choice is only for the Cutthroat maker choosing to merge")
         if state.to_act == seat:
             if h.phase == 4:  # the Cutthroat maker's choice
                 if keep_choice:
@@ -106,8 +108,6 @@ class View:
                     legal = (Action.alone(), Action.merge())
             else:
                 legal = tuple(state.legal_actions())
-        elif keep_choice:
-            raise ValueError("keep_choice is only for the Cutthroat maker choosing to merge")
         face_up = h.phase in (0, 1, 2) or (h.picked is False)
         return cls(
             rules=h.rules,
@@ -264,6 +264,9 @@ def _sample(v: View, rng: random.Random) -> HandState:
     cards = _ids(unknown)
     if len(cards) != len(units):
         raise SampleError(f"{len(cards)} unseen cards for {len(units)} places")
+
+    if not rules.dealer_may_discard_upcard:
+        up_slots.discard("discard")
 
     def allowed(c: int, unit: int) -> bool:
         name, _, mask = slots[units[unit]]
