@@ -281,26 +281,26 @@ class FastHand:
     def random(cls, rules: Rules, dealer: int, rng: Random) -> FastHand:
         """A hand dealt from ``rng`` — the same deal as ``Deal.random`` with the
         same generator state, without building ``Card`` objects."""
-        o = shuffled_deck(rules.deck, rng)
+        rand = rng.random
+        o = sorted(_DECK_IDS[rules.deck], key=lambda _: rand())  # as shuffled_deck
         b = _BIT
-        hands = [
-            b[o[i]] | b[o[i + 1]] | b[o[i + 2]] | b[o[i + 3]] | b[o[i + 4]]
-            for i in range(0, 5 * rules.seats, 5)
-        ]
-        if rules.cutthroat:
-            dummy = b[o[15]] | b[o[16]] | b[o[17]] | b[o[18]] | b[o[19]]
-            return cls._dealt(rules, dealer, hands, dummy, o[20:])
-        return cls._dealt(rules, dealer, hands, 0, o[20:])
+        h0 = b[o[0]] | b[o[1]] | b[o[2]] | b[o[3]] | b[o[4]]
+        h1 = b[o[5]] | b[o[6]] | b[o[7]] | b[o[8]] | b[o[9]]
+        h2 = b[o[10]] | b[o[11]] | b[o[12]] | b[o[13]] | b[o[14]]
+        last = b[o[15]] | b[o[16]] | b[o[17]] | b[o[18]] | b[o[19]]
+        if rules.variant == "cutthroat":  # the fourth packet is the dummy
+            return cls._dealt(rules, dealer, [h0, h1, h2], last, o[20:])
+        return cls._dealt(rules, dealer, [h0, h1, h2, last], 0, o[20:])
 
     @classmethod
     def _dealt(
         cls, rules: Rules, dealer: int, hands: list[int], dummy: int, kitty: list[int]
     ) -> FastHand:
         h = cls.__new__(cls)
-        n = rules.seats
+        n = len(hands)
         h.rules = rules
         h.n = n
-        h.cut = rules.cutthroat
+        h.cut = n == 3
         h.dealer = dealer
         h.hands = hands
         h.dummy = dummy
@@ -667,7 +667,10 @@ class FastHand:
             if made >= 3:
                 pts[m] = 3 if made == 5 else 1
             else:
-                lone_def = any(s != m for s in self.alone)
+                lone_def = False
+                for s in self.alone:
+                    if s != m:
+                        lone_def = True
                 each = 4 if (lone_def and made == 0) else 2
                 for s in range(3):
                     if s != m:
@@ -675,8 +678,12 @@ class FastHand:
         else:
             side = m & 1
             made = self.tricks[side] + self.tricks[side + 2]
-            lone_maker = any(s & 1 == side for s in self.alone)
-            lone_def = any(s & 1 != side for s in self.alone)
+            lone_maker = lone_def = False
+            for s in self.alone:
+                if s & 1 == side:
+                    lone_maker = True
+                else:
+                    lone_def = True
             if made >= 3:
                 win_side = side
                 pt = (4 if lone_maker else 2) if made == 5 else 1
@@ -759,43 +766,37 @@ class FastHand:
         smask = SUIT_MASK[trump]
         eff = EFFECTIVE_SUIT[trump]
         powers = POWER[trump]
-        n = self.n
-        out = self.out
-        nxt = [0] * n
-        for s in range(n):
-            t = (s + 1) % n
-            while out >> t & 1:
-                t = (t + 1) % n
-            nxt[s] = t
-        others = range(n - out.bit_count() - 1)
+        rest = _rest_orders(self.n, self.out)
         tricks = self.tricks
         log = self.trick_log
         seat = self.turn
         for _ in range(5 - len(log)):
             leader = seat
-            hand = hands[seat]
-            k = int(rand() * hand.bit_count())
-            while k:
-                hand &= hand - 1
-                k -= 1
-            c = (hand & -hand).bit_length() - 1
-            hands[seat] ^= 1 << c
-            trick = [c]
-            led = eff[c]
-            pw = powers[led]
-            best = pw[c]
-            winner = seat
-            follow = smask[led]
-            for _ in others:
-                seat = nxt[seat]
-                hand = hands[seat]
-                m = hand & follow or hand
+            m = hand = hands[seat]
+            if m & (m - 1):  # a real choice: skip a random number of cards
                 k = int(rand() * m.bit_count())
                 while k:
                     m &= m - 1
                     k -= 1
-                c = (m & -m).bit_length() - 1
-                hands[seat] = hand ^ (1 << c)
+            low = m & -m
+            c = low.bit_length() - 1
+            hands[seat] = hand ^ low
+            trick = [c]
+            pw = powers[eff[c]]
+            best = pw[c]
+            winner = leader
+            follow = smask[eff[c]]
+            for seat in rest[leader]:
+                hand = hands[seat]
+                m = hand & follow or hand
+                if m & (m - 1):
+                    k = int(rand() * m.bit_count())
+                    while k:
+                        m &= m - 1
+                        k -= 1
+                low = m & -m
+                c = low.bit_length() - 1
+                hands[seat] = hand ^ low
                 trick.append(c)
                 if pw[c] > best:
                     best = pw[c]
@@ -807,6 +808,28 @@ class FastHand:
         self.led = 4
         self.leader = seat
         self._score()
+
+
+_REST: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def _rest_orders(n: int, out: int) -> tuple[tuple[int, ...], ...]:
+    """For each leader, the other active seats in playing order (clockwise,
+    skipping the seats in the ``out`` mask)."""
+    key = (n, out)
+    table = _REST.get(key)
+    if table is None:
+        rows = []
+        for leader in range(n):
+            row = []
+            s = (leader + 1) % n
+            while s != leader:
+                if not out >> s & 1:
+                    row.append(s)
+                s = (s + 1) % n
+            rows.append(tuple(row))
+        table = _REST[key] = tuple(rows)
+    return table
 
 
 def _ids(mask: int) -> list[int]:
