@@ -48,6 +48,30 @@ def decide(bot: Bot, state: HandState, seat: int, scores: Sequence[int] | None =
     return action
 
 
+@runtime_checkable
+class StateBot(Protocol):
+    """A measuring bot that is given the full state (the all-seeing ``cheat``
+    bot). Never offered to players; only the arena uses it."""
+
+    name: str
+
+    def choose_state(self, state: HandState, seat: int, scores: Sequence[int] | None) -> Action:
+        """Pick a legal action for ``seat`` seeing every card."""
+        ...
+
+
+def act(
+    bot: Bot | StateBot, state: HandState, seat: int, scores: Sequence[int] | None = None
+) -> Action:
+    """``decide`` for a view bot; the full state for a ``StateBot``."""
+    if isinstance(bot, StateBot):
+        action = bot.choose_state(state, seat, scores)
+        if not state.is_legal(action):
+            raise IllegalActionError(f"bot {bot.name} chose an illegal action: {action}")
+        return action
+    return decide(bot, state, seat, scores)
+
+
 BOT_NAMES = ("random", "rule")
 
 

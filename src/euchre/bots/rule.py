@@ -81,6 +81,22 @@ class RuleBot:
     def _make_threshold(self, view: View) -> float:
         return 4.6 if view.rules.cutthroat else 6.2
 
+    #: The share of probability ``policy`` spreads over the actions the rule
+    #: does not choose (a player may deviate; inference must not rule it out).
+    epsilon = 0.1
+
+    def policy(self, view: View, legal: Sequence[Action]) -> dict[Action, float]:
+        """The probability of each legal action under this bot's rules: its
+        choice gets ``1 - epsilon``, the rest share ``epsilon`` (the model the
+        search bot's inference weighs observed actions with)."""
+        chosen = self.choose(view, legal)
+        if len(legal) == 1:
+            return {chosen: 1.0}
+        other = self.epsilon / (len(legal) - 1)
+        probs = {a: other for a in legal}
+        probs[chosen] = 1.0 - self.epsilon
+        return probs
+
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """Pick an action for ``view.seat`` from ``legal``."""
         if len(legal) == 1:
