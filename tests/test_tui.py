@@ -675,3 +675,13 @@ def test_going_alone_names_who_sits_out() -> None:
     assert lines
     for who, rest in lines:
         assert re.fullmatch(rf" {partner[who]} sits? out\.", rest), (who, rest)
+
+
+def test_each_played_hand_ends_with_the_solver_review(tmp_path: Path) -> None:
+    """Issue 3 §6: after each hand, what the exact solver says the maker could
+    have taken with all cards seen."""
+    game, text, rc, _ = play(Rules(target=3), 2, save=str(tmp_path / "r.json"))
+    assert rc == 0
+    played = [h for h in game.match.hands if h.result is not None and not h.result.thrown_in]
+    assert played
+    assert text.count("Review: With all cards seen and best play") == len(played)

@@ -36,6 +36,7 @@ from .cards import Card, CardError, Suit, effective_suit, sort_for_display
 from .hand import HandState, IllegalActionError, Phase
 from .match import Match
 from .record import dumps, match_record
+from .review import review_hand
 from .rules import Rules
 from .view import View
 
@@ -299,6 +300,13 @@ class TerminalGame:
         while self.match.current is not None:
             self._step(self.match.current)
         self._summarize(self._view(), before)
+        self._review(self.match.hands[-1])
+
+    def _review(self, hand: HandState) -> None:
+        """The solver's look back at the finished hand (all cards now seen)."""
+        review = review_hand(hand)
+        if review is not None:
+            self._say(Text("Review: ", style="bold cyan"), review.summary(list(self.names)))
 
     def _step(self, state: HandState) -> None:
         seat = state.to_act
