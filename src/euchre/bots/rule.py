@@ -1,89 +1,228 @@
-"""A first rule-based bot: bids by hand strength, plays sensibly.
+"""The rule bot (``rule``): expert heuristics, no search.
 
-It sees only its seat's ``View``. Bidding counts the hand's strength in a
-candidate trump suit (bowers, trumps, off-suit aces, voids) against a
-threshold that depends on the variant and the seat; play wins tricks as
-cheaply as it can, lets a winning partner (or fellow defender) have the trick,
-and throws its weakest card otherwise.
+It sees only its seat's ``View`` and is both an opponent level and the
+inference model of the search bot (``RuleBot.policy``). Everything is a fast
+function of the view (well under a millisecond per decision, no randomness):
+
+- **Bidding** by a point count (``strength``): trumps valued by how many live
+  trumps rank above them (the turned-down card is dead in round two), off-suit
+  cards by how many live cards of their suit rank above them, voids when
+  holding trumps. The thresholds depend on the variant and the seat: the
+  up-card counts for the dealer's side and against the others; the dealer
+  counts its best five of six. In Cutthroat the maker merges the dummy and
+  keeps the best five of ten, so the count adds the dummy's expected help and
+  the thresholds are lower. Round two prefers 'next' (the suit of the
+  up-card's colour) for the seat left of the dealer, and the dealer under
+  stick-the-dealer names its best suit.
+- **Going alone** when the count (partnership) or a sure march (Cutthroat,
+  where alone earns no bonus and merging only adds cards) says so.
+- **Discards and dummy keeps** maximise the same count with the cards thrown
+  away known dead (a discarded ace makes the king a winner), creating voids.
+- **Play** tracks the cards: what is unseen, which seats have shown voids,
+  which live cards can still beat a card. The maker's side draws trumps with
+  the boss trump, everybody cashes sure winners, partners and the two
+  Cutthroat defenders cooperate (duck when the partner's card holds, cover it
+  when it does not), a trick is won with the cheapest card that holds, and the
+  worst card is thrown (making voids, keeping trumps and winners).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from functools import cache
 from itertools import combinations
+from math import comb
 
 from ..actions import Action
-from ..cards import EFFECTIVE_SUIT, JOKER_ID, POWER, Card, Rank, Suit
+from ..cards import EFFECTIVE_SUIT, JOKER_ID, POWER, SUIT_MASK, Card, Suit, deck_mask, mask_of
 from ..hand import Phase
 from ..view import View
 
 __all__ = ["RuleBot", "strength"]
 
-_TRUMP_VALUE = {
-    20: 3.6,
-    19: 3.2,
-    18: 2.6,
-    16: 2.0,
-    15: 1.6,
-    14: 1.4,
-    13: 1.2,
-    12: 1.1,
-    11: 1.0,
-    10: 1.0,
-}
+#: Value of a trump by its place among the live trumps (0: the highest).
+_TRUMP_PLACE_VALUE = (3.2, 2.6, 2.0, 1.6, 1.4, 1.2, 1.1, 1.0, 1.0, 1.0)
+#: The same with the joker (25 cards): the trump suit is a card longer.
+_TRUMP_PLACE_VALUE_JOKER = (3.6, *_TRUMP_PLACE_VALUE)
+#: Value of an off-suit card by how many live cards of its suit rank above it.
+_OFF_PLACE_VALUE = (1.0, 0.35, 0.0)
+#: Value of a void off-suit (with at least two trumps).
+_VOID_VALUE = 0.4
 
 
-def _trump_rank(t: int, c: int) -> int:
-    return POWER[t][t][c] - 100
+def _place_value(place: int, deck: int) -> float:
+    """The value of a trump with ``place`` live trumps above it."""
+    table = _TRUMP_PLACE_VALUE_JOKER if deck == 25 else _TRUMP_PLACE_VALUE
+    return table[min(place, len(table) - 1)]
 
 
-def strength(cards: Iterable[Card], trump: Suit) -> float:
-    """A point count of a hand with ``trump`` as trump (higher is stronger)."""
-    t = int(trump)
-    eff = EFFECTIVE_SUIT[t]
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@cache
+def _above(t: int, led: int, c: int) -> int:
+    """The mask of every card that beats card ``c`` when ``t`` is trump and
+    ``led`` was led (``led == eff(c)`` for the card's own suit)."""
+    pw = POWER[t][led]
+    p = pw[c]
+    return sum(1 << x for x in range(33) if pw[x] > p)
+
+
+_ALL = (1 << 33) - 1
+
+
+def _value(hand: int, t: int, dead: int, deck: int) -> float:
+    """The point count of the card mask ``hand`` with trump ``t`` in the
+    ``deck``-card deck; ``dead``: cards known out of play (they do not count
+    as cards above)."""
+    dead |= _ALL & ~deck_mask(deck)
+    smask = SUIT_MASK[t]
+    trumps = hand & smask[t]
     total = 0.0
-    suits_held = set()
-    ntrump = 0
-    for c in cards:
-        s = eff[c.id]
-        suits_held.add(s)
+    ntrump = trumps.bit_count()
+    live = ~dead
+    for c in _bits(trumps):
+        place = (_above(t, t, c) & live & ~hand).bit_count()
+        # own higher trumps still count as above (they are one card each)
+        place += (_above(t, t, c) & hand).bit_count()
+        total += _place_value(place, deck)
+    voids = 0
+    for s in range(4):
         if s == t:
-            ntrump += 1
-            total += _TRUMP_VALUE.get(_trump_rank(t, c.id), 1.0)
-        elif c.id & 7 == Rank.ACE:
-            total += 1.0
-        elif c.id & 7 == Rank.KING:
-            total += 0.35
+            continue
+        cards = hand & smask[s]
+        if not cards:
+            voids += 1
+            continue
+        for c in _bits(cards):
+            place = (_above(t, s, c) & smask[s] & live & ~hand).bit_count()
+            if place < len(_OFF_PLACE_VALUE):
+                v = _OFF_PLACE_VALUE[place]
+                if place == 1 and (cards & ~(1 << c)):
+                    v += 0.15  # a guarded king
+                total += v
     if ntrump >= 2:
-        total += 0.4 * sum(1 for s in range(4) if s != t and s not in suits_held)
+        total += _VOID_VALUE * voids
     return total
 
 
-def _best_keep(cards: Sequence[Card], trump: Suit, n: int) -> tuple[float, tuple[Card, ...]]:
-    best: tuple[float, tuple[Card, ...]] = (-1.0, ())
-    for combo in combinations(cards, n):
-        v = strength(combo, trump)
+def strength(
+    cards: Iterable[Card], trump: Suit, dead: Iterable[Card] = (), deck: int | None = None
+) -> float:
+    """A point count of a hand with ``trump`` as trump (higher is stronger).
+
+    Trumps count 3.2, 2.6, 2.0, 1.6, 1.4, ... by their place among the live
+    trumps (right bower 3.2, left 2.6, ace 2.0 with 24 cards; the joker takes
+    the top place), an off-suit card 1.0 when no live card of its suit ranks
+    above it (an ace), 0.35 with one above (0.5 guarded), and each void
+    off-suit 0.4 with two trumps or more. ``dead``: cards known out of play;
+    ``deck``: 24, 32 or 25 (default: 25 if the joker is among ``cards``,
+    else 24 -- the count is the same for 24 and 32 cards).
+    """
+    m = mask_of(cards)
+    if deck is None:
+        deck = 25 if m >> JOKER_ID & 1 else 24
+    return _value(m, int(trump), mask_of(dead), deck)
+
+
+@cache
+def _trump_list(t: int, deck: int) -> tuple[int, ...]:
+    """The trumps of the deck, highest first."""
+    pw = POWER[t][t]
+    ids = _bits(SUIT_MASK[t][t] & deck_mask(deck))
+    return tuple(sorted(ids, key=lambda c: -pw[c]))
+
+
+def _best_keep(pool: int, t: int, n: int, dead: int, deck: int) -> tuple[float, int]:
+    """The best ``n`` cards of the mask ``pool`` by ``_value`` (the cards
+    left out count as dead), trying every choice of the non-trumps once the
+    trumps are placed (all of them if they fit, else the highest)."""
+    trumps = pool & SUIT_MASK[t][t]
+    ntr = trumps.bit_count()
+    pw = POWER[t][t]
+    if ntr >= n:
+        top = sorted(_bits(trumps), key=lambda c: -pw[c])[:n]
+        m = mask_of_ids(top)
+        return _value(m, t, dead | (pool & ~m), deck), m
+    others = _bits(pool & ~trumps)
+    best = (-1.0, 0)
+    for combo in combinations(others, n - ntr):
+        m = trumps
+        tie = 0.0
+        for c in combo:
+            m |= 1 << c
+            tie += 0.001 * (c & 7)  # of equal counts, keep the higher cards
+        v = _value(m, t, dead | (pool & ~m), deck) + tie
         if v > best[0]:
-            best = (v, combo)
+            best = (v, m)
     return best
 
 
+def mask_of_ids(ids: Iterable[int]) -> int:
+    """The mask of card ids."""
+    m = 0
+    for c in ids:
+        m |= 1 << c
+    return m
+
+
 class RuleBot:
-    """Bids by a point count, plays by simple card sense."""
+    """Expert heuristics: a point count for bidding, card tracking for play."""
 
     name = "rule"
 
-    def __init__(self, rng: random.Random | None = None) -> None:
-        self.rng = rng or random.Random()
-
-    # thresholds: make trump at or above, go alone at or above
-    def _make_threshold(self, view: View) -> float:
-        return 4.6 if view.rules.cutthroat else 6.2
+    # -- tuning (points of ``strength``) ---------------------------------------
+    #: Partnership: make trump at or above (round one, before seat adjustments).
+    part_make = 5.6
+    #: Partnership: extra needed with the joker (25 cards).
+    part_joker_extra = 1.0
+    #: Partnership: extra needed in round two.
+    part_round_two = 0.0
+    #: Partnership: go alone at or above (with three trumps or more).
+    part_alone = 8.0
+    #: Cutthroat: make trump at or above (the dummy's help is added first).
+    cut_make = 5.2
+    #: Cutthroat: extra needed in round two.
+    cut_round_two = 0.0
+    #: Share of the up-card's value counted for / against the bidder.
+    up_share = 0.8
+    #: Cutthroat: threshold offsets by seat (dealer, left of it, next).
+    cut_seat: tuple[float, ...] = (0.0, 0.0, 0.0)
+    #: Partnership: threshold offsets by seat (dealer, left of it, partner, right).
+    part_seat: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
+    #: Cutthroat: a hand counting less than this is not worth making trump.
+    cut_floor = 3.0
+    #: Cutthroat: weight of the dummy's expected help in the count.
+    dummy_scale = 0.7
+    #: Play: count an opponent's possible ruff as a threat when the chance it
+    #: is void in the suit led is at least this (1.0: only when it has shown
+    #: the void or can hold no card of the suit -- what measured best).
+    ruff_risk = 1.0
+    #: Bonus for 'next' to the seat left of the dealer in round two.
+    next_bonus = 0.5
+    #: Play: overtake a teammate's card that may lose (when nothing sure wins).
+    overtake = 1.0
+    #: Play: the maker's side, without the top trump, leads its lowest trump
+    #: (to draw the higher ones) when holding ``low_trump_min`` trumps or more.
+    low_trump_lead = 1.0
+    #: Play: see ``low_trump_lead``.
+    low_trump_min = 2
+    #: Play: the maker's partner leads trump at the first lead.
+    partner_trump_lead = 1.0
 
     #: The share of probability ``policy`` spreads over the actions the rule
     #: does not choose (a player may deviate; inference must not rule it out).
     epsilon = 0.1
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
 
     def policy(self, view: View, legal: Sequence[Action]) -> dict[Action, float]:
         """The probability of each legal action under this bot's rules: its
@@ -98,86 +237,207 @@ class RuleBot:
         return probs
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        """Pick an action for ``view.seat`` from ``legal``."""
+        """Pick an action for ``view.seat`` from ``legal`` (deterministic)."""
         if len(legal) == 1:
             return legal[0]
         phase = view.phase
-        if phase == Phase.JOKER_CALL:
-            return max(legal, key=lambda a: strength(view.hand, a.suit or Suit.CLUBS))
+        if phase == Phase.PLAY:
+            return self._play(view, legal)
         if phase == Phase.BID1:
             return self._bid1(view, legal)
-        if phase == Phase.PICKUP:
-            return self._pickup(view, legal)
         if phase == Phase.BID2:
             return self._bid2(view, legal)
+        if phase == Phase.PICKUP:
+            return self._pickup(view, legal)
         if phase == Phase.MAKER:
             return self._maker(view, legal)
         if phase == Phase.ALONE:
             return self._alone(view, legal)
-        return self._play(view, legal)
+        if phase == Phase.JOKER_CALL:
+            return self._joker_call(view, legal)
+        return legal[0]  # pragma: no cover - no other phase asks
+
+    # -- helpers -----------------------------------------------------------------
+    @staticmethod
+    def _partner_dealer(view: View) -> bool:
+        return not view.rules.cutthroat and (view.dealer - view.seat) % 4 == 2
+
+    def _dummy_help(self, hand: int, t: int, deck: int, dead: int) -> float:
+        """Cutthroat: the expected gain of merging the dummy. Each unseen card
+        is in the dummy with the chance of its share of the unseen cards; a
+        trump there adds its value, an off-suit ace a little, but only as many
+        cards as the hand has weak ones to replace."""
+        dm = deck_mask(deck)
+        trumps = SUIT_MASK[t][t] & dm
+        unseen = dm & ~hand & ~dead
+        share = 5 / max(1, unseen.bit_count())
+        gain = 0.0
+        for c in _bits(unseen & trumps):
+            place = (_above(t, t, c) & dm).bit_count()
+            gain += _place_value(place, deck) - 0.3
+        aces = 0
+        for s in range(4):
+            if s != t:
+                top = _bits(SUIT_MASK[t][s] & dm)
+                if top and unseen >> max(top, key=lambda c: c & 7) & 1:
+                    aces += 1
+        gain += 0.5 * aces
+        weak = 5 - (hand & trumps).bit_count()
+        return self.dummy_scale * min(share * gain, 1.6 * weak)
+
+    def _bid_value(self, view: View, t: int, round_two: bool) -> float:
+        """The count of the seat's hand as maker with trump ``t``."""
+        hand = mask_of(view.hand)
+        up = view.up_card.id
+        rules = view.rules
+        dead = 0
+        if round_two:
+            dead = 1 << up
+            value = _value(hand, t, dead, rules.deck)
+        elif view.seat == view.dealer:
+            # the best five of the six, the discard dead
+            value = _best_keep(hand | 1 << up, t, 5, 0, rules.deck)[0]
+        else:
+            value = _value(hand, t, 0, rules.deck)
+            upv = _place_value((_above(t, t, up) & deck_mask(rules.deck)).bit_count(), rules.deck)
+            if self._partner_dealer(view):
+                value += self.up_share * upv
+            else:
+                value -= self.up_share * upv
+        if rules.cutthroat:
+            if value < self.cut_floor:
+                return value  # too little to build on, whatever the dummy holds
+            value += self._dummy_help(hand, t, rules.deck, dead | (1 << up))
+        return value
+
+    def _threshold(self, view: View, round_two: bool) -> float:
+        n = view.rules.seats
+        pos = (view.seat - view.dealer) % n  # 0: the dealer, 1: left of it
+        if view.rules.cutthroat:
+            base = self.cut_make + (self.cut_round_two if round_two else 0.0)
+            return base + self.cut_seat[pos]
+        base = self.part_make + (self.part_round_two if round_two else 0.0)
+        if view.rules.deck == 25:
+            base += self.part_joker_extra  # eight trumps: counts run higher
+        return base + self.part_seat[pos]
 
     # -- bidding ---------------------------------------------------------------
+    def _joker_call(self, view: View, legal: Sequence[Action]) -> Action:
+        hand = mask_of(view.hand) | 1 << JOKER_ID  # the dealer may take the joker
+        calls = [a for a in legal if a.suit is not None]
+        deck = view.rules.deck
+        return max(calls, key=lambda a: _best_keep(hand, int(a.suit or 0), 5, 0, deck)[0])
+
     def _bid1(self, view: View, legal: Sequence[Action]) -> Action:
-        up = view.up_card
         suit = view.up_suit
-        assert suit is not None
-        hand = list(view.hand)
-        if view.seat == view.dealer:
-            value = _best_keep([*hand, up], suit, 5)[0]
-        else:
-            value = strength(hand, suit)
-            bonus = _TRUMP_VALUE.get(_trump_rank(int(suit), up.id), 1.0) * 0.6
-            if view.rules.cutthroat or (view.dealer - view.seat) % 2:
-                value -= bonus  # the dealer (an opponent) gets the up-card
-            else:
-                value += bonus  # partner dealer gets it
-        if value >= self._make_threshold(view):
+        if suit is None:  # pragma: no cover - round one always has a suit
+            return Action.pass_()
+        value = self._bid_value(view, int(suit), round_two=False)
+        if value >= self._threshold(view, round_two=False):
             return Action.order()
         return Action.pass_()
 
     def _bid2(self, view: View, legal: Sequence[Action]) -> Action:
         calls = [a for a in legal if a.kind == "call"]
-        best = max(calls, key=lambda a: strength(view.hand, a.suit or Suit.CLUBS))
-        value = strength(view.hand, best.suit or Suit.CLUBS)
-        if value >= self._make_threshold(view) + 0.3 or Action.pass_() not in legal:
-            return best
+        up_suit = view.up_suit
+        n = view.rules.seats
+        pos = (view.seat - view.dealer) % n  # 1: left of the dealer
+        best: tuple[float, Action] | None = None
+        for a in calls:
+            s = int(a.suit or 0)
+            v = self._bid_value(view, s, round_two=True)
+            if up_suit is not None and s != int(up_suit):
+                if s == int(up_suit) ^ 3 and pos == 1:
+                    v += self.next_bonus  # 'next': the dealer's side passed the colour
+                elif s != int(up_suit) ^ 3 and not view.rules.cutthroat and pos == 2:
+                    v += self.next_bonus / 2  # 'reverse next' for the dealer's partner
+            if best is None or v > best[0]:
+                best = (v, a)
+        assert best is not None
+        if Action.pass_() not in legal or best[0] >= self._threshold(view, round_two=True):
+            return best[1]
         return Action.pass_()
 
     def _pickup(self, view: View, legal: Sequence[Action]) -> Action:
+        """Always pick up (a trump for a junk card) and discard the card that
+        leaves the best count; decline only if picking up is not offered."""
         trump = view.trump
-        assert trump is not None
         pickups = [a for a in legal if a.kind == "pickup"]
-        cards = [*list(view.hand), view.up_card]
+        if trump is None or not pickups:
+            return legal[0]
+        t = int(trump)
+        hand = mask_of(view.hand) | 1 << view.up_card.id
 
         def after(a: Action) -> float:
-            return strength([c for c in cards if c != a.card], trump)
+            c = a.card.id if a.card is not None else 0
+            return _value(hand & ~(1 << c), t, 1 << c, view.rules.deck)
 
         return max(pickups, key=after)
+
+    def _sure_march(self, view: View, hand: int, t: int) -> bool:
+        """Whether ``hand`` takes every trick whatever the others hold: its
+        trumps are the highest live ones, at least as many as the live trumps
+        left out, and every other card is the best live card of its suit."""
+        deck = deck_mask(view.rules.deck)
+        dead = self._dead_known(view)
+        live_trumps = [c for c in _trump_list(t, view.rules.deck) if not dead >> c & 1]
+        mine = hand & SUIT_MASK[t][t]
+        k = mine.bit_count()
+        if k == 0 or mask_of_ids(live_trumps[:k]) != mine:
+            return False
+        if len(live_trumps) - k > k:
+            return False
+        for c in _bits(hand & ~mine):
+            s = EFFECTIVE_SUIT[t][c]
+            if _above(t, s, c) & SUIT_MASK[t][s] & deck & ~dead & ~hand:
+                return False
+        return True
+
+    def _dead_known(self, view: View) -> int:
+        """Cards this seat knows are out of play (beyond its own hand)."""
+        dead = mask_of(view.discards)
+        if view.merged and view.seat == view.maker:
+            dead |= mask_of(view.dummy) & ~mask_of(view.hand)
+        if view.picked_up is not True and view.trump is not None:
+            dead |= 1 << view.up_card.id  # turned down or declined: in the kitty
+        return dead
 
     def _maker(self, view: View, legal: Sequence[Action]) -> Action:
         trump = view.trump
         assert trump is not None
+        t = int(trump)
         if Action.merge() in legal:  # before seeing the dummy
-            if strength(view.hand, trump) >= 9.5:
+            # alone earns no bonus in Cutthroat; it only throws away five cards
+            if self._sure_march(view, mask_of(view.hand), t):
                 return Action.alone()
             return Action.merge()
         keeps = [a for a in legal if a.kind == "keep" and not a.is_merge]
         if not keeps:
             return Action.alone()
-        return max(keeps, key=lambda a: strength(a.cards, trump))
+        pool = mask_of(view.hand) | mask_of(view.dummy)
+        dead = 0 if view.picked_up else 1 << view.up_card.id
+        deck = view.rules.deck
+        m = _best_keep(pool, t, 5, dead, deck)[1]
+        for a in keeps:
+            if a.code >> 4 == m:
+                return a
+        return max(keeps, key=lambda a: _value(a.code >> 4, t, pool & ~(a.code >> 4), deck))
 
     def _alone(self, view: View, legal: Sequence[Action]) -> Action:
         trump = view.trump
-        assert trump is not None
-        maker_side = view.maker is not None and (
-            view.seat == view.maker
-            or (not view.rules.cutthroat and (view.seat - view.maker) % 2 == 0)
-        )
-        value = strength(view.hand, trump)
-        if maker_side and value >= 10.0:
+        maker = view.maker
+        assert trump is not None and maker is not None
+        t = int(trump)
+        hand = mask_of(view.hand)
+        if self._sure_march(view, hand, t):
             return Action.alone()
-        if not maker_side and value >= 10.5:
-            return Action.alone()
+        cut = view.rules.cutthroat
+        maker_side = view.seat == maker or (not cut and (view.seat - maker) % 2 == 0)
+        if maker_side and not cut:
+            trumps = (hand & SUIT_MASK[t][t]).bit_count()
+            value = _value(hand, t, self._dead_known(view), view.rules.deck)
+            if trumps >= 3 and value >= self.part_alone:
+                return Action.alone()
         return Action.pass_()
 
     # -- play --------------------------------------------------------------------
@@ -193,68 +453,201 @@ class RuleBot:
         trump = view.trump
         assert trump is not None
         t = int(trump)
+        rules = view.rules
+        n = rules.seats
         eff = EFFECTIVE_SUIT[t]
-        cards = [a.card for a in legal if a.card is not None]
-        by_card = {a.card: a for a in legal}
-
-        def plain(c: Card) -> int:  # low to high within "value" across suits
-            if eff[c.id] == t:
-                return 100 + _trump_rank(t, c.id)
-            return c.id & 7
-
+        smask = SUIT_MASK[t]
+        me = view.seat
+        hand = mask_of(view.hand)
+        playable = 0
+        for a in legal:
+            playable |= 1 << (a.code >> 4)
+        played = 0
+        for tr in view.tricks:
+            for _, c in tr.cards:
+                played |= 1 << c.id
         trick = view.current_trick
+        for _, c in trick:
+            played |= 1 << c.id
+        dead = self._dead_known(view)
+        unseen = deck_mask(rules.deck) & ~hand & ~played & ~dead
+        out = set(view.sitting_out)
+        active = [s for s in range(n) if s not in out]
+        team = self._teammates(view)
+        voids = view.voids()
+        void_mask = {s: sum(smask[int(v)] for v in voids.get(s, ())) for s in range(n)}
+        # a seat's cards may be only the unseen ones it has not shown void in
+        poss = {s: unseen & ~void_mask[s] for s in active if s != me}
+        # the dealer holds the picked-up card unless it was played (or is mine)
+        up = view.up_card.id
+        if view.picked_up and view.dealer != me and unseen >> up & 1:
+            for s in poss:
+                if s != view.dealer:
+                    poss[s] &= ~(1 << up)
+
+        # seats still to play after me in this trick
+        after: list[int] = []
+        s = me
+        for _ in range(len(active) - len(trick) - 1):
+            s = (s + 1) % n
+            while s in out:
+                s = (s + 1) % n
+            after.append(s)
+        opps_after = [s for s in after if s not in team]
+        held = {s: 5 - len(view.played_by(s)) for s in range(n)}
+
+        def can_beat(c: int, led: int, seats: Iterable[int]) -> bool:
+            """Whether one of ``seats`` may hold a card beating ``c``: of the
+            led suit always; a trump when it is known void in the led suit
+            or the led suit is nearly gone."""
+            above = _above(t, led, c)
+            for s in seats:
+                p = poss.get(s, 0) & above
+                if not p:
+                    continue
+                if led == t or p & smask[led]:
+                    return True
+                # only trumps beat it: they need s void in the led suit
+                if led in {int(v) for v in voids.get(s, ())}:
+                    return True
+                if void_chance(s, led) >= self.ruff_risk:
+                    return True
+            return False
+
+        def void_chance(s: int, suit: int) -> float:
+            """The chance that seat ``s`` holds no card of ``suit`` if its
+            cards were a random draw from those it may hold."""
+            pool = poss.get(s, 0)
+            k = held[s]
+            total = pool.bit_count()
+            other = total - (pool & smask[suit]).bit_count()
+            if k > other:
+                return 0.0
+            return comb(other, k) / comb(total, k) if total >= k else 1.0
+
+        def keep_rank(c: int) -> tuple[int, int, int]:
+            """Sort key, worst card to throw first."""
+            s = eff[c]
+            if s == t:
+                return (2, POWER[t][t][c], 0)
+            boss = not (_above(t, s, c) & smask[s] & unseen)
+            length = (hand & smask[s]).bit_count()
+            # short suits first when holding trumps (to ruff later)
+            return (1 if boss else 0, c & 7, length)
+
+        def throw(cards: int) -> int:
+            ids = _bits(cards)
+            return min(ids, key=keep_rank)
+
         if not trick:
-            return by_card[self._lead(view, cards)]
+            return Action.play(_card(self._lead(view, playable, hand, unseen, poss, team, t)))
+
         led = eff[trick[0][1].id]
         power = POWER[t][led]
         best_seat, best_card = max(trick, key=lambda sc: power[sc[1].id])
         best = power[best_card.id]
-        active = view.rules.seats - len(view.sitting_out)
-        last = len(trick) == active - 1
-        team = self._teammates(view)
-        if best_seat in team and best_seat != view.seat:
-            strong = best >= 100 + 16 or (best < 100 and best_card.id & 7 == Rank.ACE)
-            if last or strong:
-                return by_card[min(cards, key=plain)]
-        winners = [c for c in cards if power[c.id] > best]
-        if winners:
-            if last:
-                return by_card[min(winners, key=lambda c: power[c.id])]
-            # not last: win with a card likely to hold if cheap, else the lowest winner
-            return by_card[min(winners, key=lambda c: power[c.id])]
-        return by_card[min(cards, key=plain)]
+        winners = [c for c in _bits(playable) if power[c] > best]
+        if best_seat in team:
+            if not opps_after or not can_beat(best_card.id, led, opps_after):
+                return Action.play(_card(throw(playable)))
+            safe = [c for c in winners if not can_beat(c, led, opps_after)]
+            if safe:
+                return Action.play(_card(min(safe, key=lambda c: power[c])))
+            if winners and self.overtake:
+                # the teammate's card may lose: cover it with the cheapest
+                # card that fewer of the live cards beat
+                def threats(c: int) -> int:
+                    above = _above(t, led, c)
+                    m = 0
+                    for s in opps_after:
+                        m |= poss.get(s, 0) & above
+                    return m.bit_count()
 
-    def _lead(self, view: View, cards: list[Card]) -> Card:
-        trump = view.trump
-        assert trump is not None
-        t = int(trump)
+                bar = threats(best_card.id)
+                for w in sorted(winners, key=lambda c: power[c]):
+                    if threats(w) < bar:
+                        return Action.play(_card(w))
+            return Action.play(_card(throw(playable)))
+        if not winners:
+            return Action.play(_card(throw(playable)))
+        if not opps_after:
+            return Action.play(_card(min(winners, key=lambda c: power[c])))
+        safe = [c for c in winners if not can_beat(c, led, opps_after)]
+        if safe:
+            return Action.play(_card(min(safe, key=lambda c: power[c])))
+        return Action.play(_card(min(winners, key=lambda c: power[c])))
+
+    def _lead(
+        self,
+        view: View,
+        playable: int,
+        hand: int,
+        unseen: int,
+        poss: dict[int, int],
+        team: set[int],
+        t: int,
+    ) -> int:
+        smask = SUIT_MASK[t]
         eff = EFFECTIVE_SUIT[t]
-        trumps = [c for c in cards if eff[c.id] == t]
-        off = [c for c in cards if eff[c.id] != t]
-        maker_side = view.seat in self._teammates(view) and (
-            view.maker is not None and view.maker in self._teammates(view)
-        )
-        played = {c.id for tr in view.tricks for _, c in tr.cards}
-        if maker_side and trumps:
-            top = max(trumps, key=lambda c: _trump_rank(t, c.id))
-            higher_out = [
-                c
-                for c in range(33)
-                if eff[c] == t
-                and c not in played
-                and c != top.id
-                and _trump_rank(t, c) > _trump_rank(t, top.id)
-                and (c != JOKER_ID or view.rules.deck == 25)
-                and (view.rules.deck == 32 or c & 7 >= Rank.NINE or c == JOKER_ID)
-            ]
-            if not higher_out and len(trumps) >= 1:
+        pw = POWER[t][t]
+        trumps = playable & smask[t]
+        off = playable & ~trumps
+        opps = [s for s in poss if s not in team]
+        mates = [s for s in poss if s in team]
+        maker = view.maker
+        maker_side = maker is not None and maker in team
+        opp_trumps = 0
+        for s in opps:
+            opp_trumps |= poss[s] & smask[t]
+        my_trumps = sorted(_bits(trumps), key=lambda c: -pw[c])
+
+        def is_boss(c: int) -> bool:
+            s = eff[c]
+            return not (_above(t, s, c) & smask[s] & unseen)
+
+        def opp_can_ruff(s: int) -> bool:
+            return any(not (poss[o] & smask[s]) and poss[o] & smask[t] for o in opps)
+
+        if maker_side and my_trumps and opp_trumps:
+            top = my_trumps[0]
+            if is_boss(top):
                 return top
-        aces = [c for c in off if c.id & 7 == Rank.ACE]
-        if aces:
-            return aces[0]
+            if (len(my_trumps) >= self.low_trump_min and self.low_trump_lead) or (
+                self.partner_trump_lead
+                and not view.tricks
+                and maker != view.seat
+                and not view.rules.cutthroat
+            ):
+                # draw trumps: partner called it, or length
+                return my_trumps[-1] if len(my_trumps) >= self.low_trump_min else top
+        # sure winners off-suit (when the trumps left are all ours, these first)
+        bosses = [c for c in _bits(off) if is_boss(c) and not opp_can_ruff(eff[c])]
+        if bosses:
+            return max(bosses, key=lambda c: (unseen & smask[eff[c]]).bit_count())
+        if maker_side and my_trumps and not opp_trumps:
+            return my_trumps[0]
+        if not maker_side and off and mates:
+            # lead to a teammate who has shown a void in a suit the makers follow
+            for c in sorted(_bits(off), key=lambda c: c & 7):
+                s = eff[c]
+                if any(not (poss[m] & smask[s]) and poss[m] & smask[t] for m in mates) and not (
+                    opp_can_ruff(s)
+                ):
+                    return c
         if off:
-            counts: dict[int, int] = {}
-            for c in off:
-                counts[eff[c.id]] = counts.get(eff[c.id], 0) + 1
-            return min(off, key=lambda c: (counts[eff[c.id]], c.id & 7))
-        return min(trumps, key=lambda c: _trump_rank(t, c.id))
+            # lowest card of the suit with the most unseen cards (least likely
+            # to be ruffed), short suits first when holding trumps
+            def lead_key(c: int) -> tuple[int, int, int]:
+                s = eff[c]
+                ruff = 1 if opp_can_ruff(s) else 0
+                length = (hand & smask[s]).bit_count() if trumps else 0
+                return (ruff, length, c & 7)
+
+            return min(_bits(off), key=lead_key)
+        if my_trumps and is_boss(my_trumps[0]):
+            return my_trumps[0]
+        return my_trumps[-1]
+
+
+def _card(c: int) -> Card:
+    return Card(c)
