@@ -58,7 +58,8 @@ class Spy:
 def test_protocol_and_names() -> None:
     assert isinstance(RandomBot(), Bot)
     assert isinstance(RuleBot(), Bot)
-    assert set(BOT_NAMES) == {"random", "rule"}
+    assert set(BOT_NAMES) == {"random", "rule", "search"}
+    assert "cheat" not in BOT_NAMES  # measurement only, never offered to players
     for name in BOT_NAMES:
         bot = make_bot(name, seed=1)
         assert isinstance(bot, Bot) and bot.name == name

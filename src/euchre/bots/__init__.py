@@ -4,13 +4,40 @@
 - ``decide(bot, state, seat, scores)``: ask a bot for its action on a hand,
   handling the Cutthroat maker's two-step choice (alone or merge without
   seeing the dummy; then which five to keep, seeing it).
-- ``RandomBot``, ``RuleBot``; ``make_bot(name, seed)`` by name.
+- ``RandomBot``, ``RuleBot``, ``SearchBot`` (levels ``SEARCH_LEVELS``);
+  ``make_bot(name, seed)`` by name (``BOT_NAMES`` for players).
+- ``CheatBot``: the all-seeing ``StateBot``, for measurement only (named in
+  ``ARENA_BOTS``, never in ``BOT_NAMES``); drive it with ``act``.
 """
 
 from __future__ import annotations
 
-from .base import BOT_NAMES, Bot, decide, make_bot
+from .base import (
+    ARENA_BOTS,
+    BOT_NAMES,
+    SEARCH_LEVELS,
+    Bot,
+    StateBot,
+    act,
+    decide,
+    make_bot,
+)
+from .cheat import CheatBot
 from .random_bot import RandomBot
 from .rule import RuleBot
+from .search import SearchBot
 
-__all__ = ["BOT_NAMES", "Bot", "RandomBot", "RuleBot", "decide", "make_bot"]
+__all__ = [
+    "ARENA_BOTS",
+    "BOT_NAMES",
+    "SEARCH_LEVELS",
+    "Bot",
+    "CheatBot",
+    "RandomBot",
+    "RuleBot",
+    "SearchBot",
+    "StateBot",
+    "act",
+    "decide",
+    "make_bot",
+]

@@ -1,0 +1,105 @@
+"""The all-seeing bot (``cheat``): for measurement only, never offered to players.
+
+A ``StateBot``: it is given the full ``HandState`` and looks at every card.
+It gives an upper reference for the arena ("how much is there to gain?").
+
+- **Card play**: the exact double-dummy solver on the true deal; each legal
+  card is scored by the utility (``search.utility``: own points minus the
+  others' average in Cutthroat, side minus side in partnership, with the
+  match-winning bonus) of the maker side's tricks after it; ties go to more
+  tricks for its side, then to the lower card.
+- **Decisions before the play** (joker call, bids, pick-up and discard,
+  alone, the Cutthroat maker's alone or keep-five): each candidate is applied
+  to the true deal, the remaining decisions before the play follow the rule
+  bot for every seat (with ``search.greedy_keep`` for a merging Cutthroat
+  maker), and the card play from there is solved double-dummy on the true
+  deal. The keep-five candidates are filtered to the best few by
+  ``rule.strength`` as in the search bot.
+
+It is deterministic: the full state decides everything.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..actions import Action
+from ..cards import EFFECTIVE_SUIT, POWER
+from ..hand import HandState, Phase
+from ..view import View
+from .rule import RuleBot, strength
+from .search import _maker_side, _utility_row, finish_hand, utility
+
+__all__ = ["CheatBot"]
+
+
+class CheatBot:
+    """Sees the full state; plays by exact solving (see the module)."""
+
+    name = "cheat"
+
+    def __init__(self, rng: random.Random | None = None, keep_candidates: int = 6) -> None:
+        self.rng = rng or random.Random()
+        self.keep_candidates = keep_candidates
+        self.model = RuleBot(random.Random(0))
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """Refused: the cheat needs the full state (drive it with ``act``)."""
+        raise TypeError("the cheat bot sees the full state: drive it with bots.act")
+
+    def choose_state(
+        self, state: HandState, seat: int, scores: Sequence[int] | None = None
+    ) -> Action:
+        """The best legal action for ``seat`` seeing every card."""
+        return self.values(state, seat, scores)[0][0]
+
+    def values(
+        self, state: HandState, seat: int, scores: Sequence[int] | None = None
+    ) -> list[tuple[Action, float]]:
+        """Every candidate action with its utility on the true deal, best first."""
+        if state.to_act != seat:
+            raise ValueError(f"it is not seat {seat}'s turn")
+        sc = tuple(scores) if scores is not None else ()
+        legal = state.legal_actions()
+        if state.phase == Phase.MAKER:
+            legal = self._filter_keeps(state, legal)
+        if len(legal) == 1:
+            return [(legal[0], 0.0)]
+        h0 = state._h
+        order = {a: i for i, a in enumerate(legal)}
+        value: dict[Action, float] = {}
+        mine: dict[Action, float] = {}
+        for a in legal:
+            h = h0.copy()
+            h.step(a.code)
+            if h.over and not h.thrown_in:
+                row = _utility_row(h, seat, sc)
+                t = sum(h.tricks[s] for s in range(h.n) if _maker_side(h, s))
+                value[a], mine[a] = row[t], float(t if _maker_side(h, seat) else 5 - t)
+                continue
+            done = finish_hand(h, state, self.model, "solve", None, seat)
+            if done is None:
+                value[a], mine[a] = 0.0, 0.0
+                continue
+            pts, made = done
+            value[a] = utility(pts, seat, h.cut, sc, h.rules.target)
+            mine[a] = float(made if _maker_side(h, seat) else 5 - made)
+
+        def power(a: Action) -> int:
+            if a.kind != "play" or h0.trump == 4:
+                return 0
+            c = a.code >> 4
+            return POWER[h0.trump][EFFECTIVE_SUIT[h0.trump][c]][c]
+
+        ranked = sorted(
+            legal, key=lambda a: (-round(value[a], 9), -round(mine[a], 9), power(a), order[a])
+        )
+        return [(a, value[a]) for a in ranked]
+
+    def _filter_keeps(self, state: HandState, legal: list[Action]) -> list[Action]:
+        trump = state.trump
+        assert trump is not None
+        keeps = [a for a in legal if a.kind == "keep"]
+        keeps.sort(key=lambda a: strength(a.cards, trump), reverse=True)
+        return [a for a in legal if a.kind != "keep"] + keeps[: self.keep_candidates]

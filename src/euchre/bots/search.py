@@ -1,0 +1,536 @@
+"""The search bot (``search``): sampling the unseen cards, solving each sample.
+
+It sees only its seat's ``View``. Every decision is scored in **expected
+utility of the hand** for the bot's seat (``utility``):
+
+- Cutthroat: the bot's own points minus the average of the two other
+  players' points; partnership: its side's points minus the other side's.
+- Near the end of a match a hand that wins the match is worth
+  ``MATCH_WIN`` more (and one that makes another player or side win is worth
+  ``MATCH_WIN`` less), so a point that wins the match counts for more.
+
+**Sampling with inference.** For each of K samples the unseen cards are dealt
+consistently with the view (``View.sample``). Each sample gets a weight: the
+product, over the *other* seats' past decisions, of the probability the rule
+bot's model (``RuleBot.policy``) gives the action they took, given what they
+could see then (their view reconstructed by replaying the history on the
+sampled deal). Bids, the dealer's pick-up (with the sampled discard), the
+Cutthroat maker's alone-or-merge, the go-alone calls and the joker call are
+always weighed; card plays too at the levels with ``infer_plays`` (hard and
+expert); the maker's hidden choice of five is not (too costly, and the kept
+cards are already fixed by the view). A player who ordered with a hand the
+model would pass with gets a tenth of the weight, and so on.
+
+**Card play** (phase ``play``): each sample is solved exactly (double-dummy,
+``euchre.solver``) for every legal card (``Solver.move_values``; without
+it, one solve per class of cards equivalent in that sample); the maker
+side's tricks are turned into points with the scoring table of the hand and
+into utility; the weighted average picks the card (ties: more of my side's
+tricks, then the lower card).
+
+**Decisions before the play** (joker call, bids, pick-up and discard,
+alone, the Cutthroat maker's alone-or-merge and keep-five-of-ten) are *not*
+sampled-and-solved as if the bot would see all cards later (strategy fusion
+overbids). Each candidate action is applied on every sampled deal (the same
+deals for every candidate: common random numbers), then the rest of the hand
+follows a fixed policy: the rule bot for every seat — the other seats' later
+calls, the bot's own later calls, and the card play — with a fast greedy
+keep-five (``greedy_keep``) for any Cutthroat maker who merges; the points of
+that hand are the sample's outcome. Rule-bot play is the honest choice (the
+bot will not see the cards later; double-dummy play from the position after
+the decision, ``Level.rollout="solve"``, is the alternative, and measured a
+little worse). The later decisions of the other seats are simulated, never
+solved. The bot's own later Cutthroat maker choice in a rollout is always
+to merge (going alone earns no bonus there). The 252 keep candidates are
+first filtered to the best few by ``rule.strength`` (the rule bot's own keep
+is added). The rule bot's own choice is the default: another action must
+beat it by ``Level.margin`` plus one standard error of the estimated
+(paired, weighted) difference, so that sampling noise does not buy
+deviations. The number of deals for such a decision is the level's
+rollout budget divided by the number of candidates (at least
+``min_samples``).
+
+``suggest(view)`` returns every legal action (for the keep choice: the
+filtered candidates) with its expected utility, best first — the hint; its
+first entry is what ``choose`` plays. Each decision draws its random numbers
+from a generator seeded by the bot's seed and the view itself, so the choice
+depends only on the view and the seed.
+
+Levels (``LEVELS``) trade time for strength: ``easy``, ``medium``, ``hard``
+(the default), ``expert``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final, cast
+
+from ..actions import ALONE, KEEP, MERGE, PLAY, Action
+from ..cards import EFFECTIVE_SUIT, POWER, Rank
+from ..hand import FastHand, HandState, Phase
+from ..solver import Solver
+from ..view import View
+from .rule import RuleBot, strength
+
+__all__ = [
+    "LEVELS",
+    "MATCH_WIN",
+    "Level",
+    "SearchBot",
+    "finish_hand",
+    "greedy_keep",
+    "points_table",
+    "utility",
+]
+
+_B1, _PU, _B2, _MK, _AL, _PL, _OV = 1, 2, 3, 4, 5, 6, 7
+
+#: Extra utility for a hand that wins the match (minus for one that loses it).
+MATCH_WIN: Final = 4.0
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How hard a search bot thinks."""
+
+    name: str
+    play_samples: int  #: deals sampled for a card play
+    decision_rollouts: int  #: rollouts (deals x candidates) for a decision before play
+    min_samples: int  #: at least this many deals for a decision before play
+    keep_candidates: int  #: keep-five choices evaluated (of 252)
+    infer_plays: bool  #: weigh the other seats' card plays too (not just calls)
+    #: utility a decision before the play must gain over the rule bot's own
+    #: choice (beyond one standard error of the estimated gain) to be
+    #: preferred to it: sampling noise must not buy deviations
+    margin: float = 0.1
+    rollout: str = "rule"  #: play after a decision: "rule" (rule bot) or "solve"
+
+    def decision_samples(self, candidates: int) -> int:
+        """Deals to sample for a decision with this many candidate actions."""
+        return max(self.min_samples, self.decision_rollouts // max(1, candidates))
+
+
+LEVELS: Final = {
+    "easy": Level("easy", 6, 16, 6, 2, False, margin=0.2),
+    "medium": Level("medium", 12, 40, 10, 3, False, margin=0.15),
+    "hard": Level("hard", 30, 100, 20, 4, True, margin=0.1),
+    "expert": Level("expert", 64, 240, 48, 6, True, margin=0.05),
+}
+
+
+# -- scoring ----------------------------------------------------------------------------
+
+
+def _maker_side(h: FastHand, seat: int) -> bool:
+    m = h.maker
+    return seat == m or (not h.cut and (seat - m) % 2 == 0)
+
+
+def points_table(h: FastHand) -> list[tuple[int, ...]]:
+    """For a hand whose trump, maker and lone players are settled: the points
+    of every seat if the maker's side ends with 0, 1, ..., 5 tricks (the
+    scoring of RULES.md §2 and §3)."""
+    n, m = h.n, h.maker
+    out: list[tuple[int, ...]] = []
+    for made in range(6):
+        pts = [0] * n
+        if h.cut:
+            if made >= 3:
+                pts[m] = 3 if made == 5 else 1
+            else:
+                lone_def = any(s != m for s in h.alone)
+                each = 4 if (lone_def and made == 0) else 2
+                for s in range(3):
+                    if s != m:
+                        pts[s] = each
+        else:
+            side = m & 1
+            lone_maker = any(s & 1 == side for s in h.alone)
+            lone_def = any(s & 1 != side for s in h.alone)
+            if made >= 3:
+                win = side
+                pt = (4 if lone_maker else 2) if made == 5 else 1
+            else:
+                win = 1 - side
+                pt = (4 if made == 0 else h.rules.lone_defender_points) if lone_def else 2
+            pts[win] = pts[win + 2] = pt
+        out.append(tuple(pts))
+    return out
+
+
+def utility(
+    points: Sequence[int], seat: int, cutthroat: bool, scores: Sequence[int], target: int
+) -> float:
+    """What a hand's ``points`` are worth to ``seat``: own points minus the
+    average of the others' (Cutthroat) or the side's points minus the other
+    side's (partnership), plus ``MATCH_WIN`` if these points win the match for
+    the seat (its side), minus it if they win it for someone else."""
+    n = len(points)
+    if cutthroat:
+        value = points[seat] - (sum(points) - points[seat]) / (n - 1)
+    else:
+        value = float(points[seat] - points[(seat + 1) % 4])
+    if not any(points) or len(scores) != n:
+        return value
+    new = [s + p for s, p in zip(scores, points, strict=True)]
+    top = max(new)
+    if top < target:
+        return value
+    leaders = {s for s in range(n) if new[s] == top}
+    if not cutthroat:
+        leaders = {s & 1 for s in leaders}
+        if len(leaders) == 1:
+            return value + (MATCH_WIN if seat & 1 in leaders else -MATCH_WIN)
+        return value
+    if len(leaders) == 1:
+        return value + (MATCH_WIN if seat in leaders else -MATCH_WIN)
+    return value
+
+
+def _utility_row(h: FastHand, seat: int, scores: Sequence[int]) -> list[float]:
+    """Utility for ``seat`` by the maker side's final tricks, 0..5."""
+    r = h.rules
+    return [utility(p, seat, h.cut, scores, r.target) for p in points_table(h)]
+
+
+def _side_tricks(h: FastHand) -> int:
+    return sum(h.tricks[s] for s in range(h.n) if _maker_side(h, s))
+
+
+# -- fast policies for rollouts -----------------------------------------------------------
+
+
+def greedy_keep(pool: int, trump: int) -> int:
+    """A quick keep-five of a Cutthroat maker's ten cards (a mask): trumps from
+    the top, then off-suit aces, then kings, then the highest cards of suits
+    already kept (shorter suits, more voids). Used in rollouts, where trying
+    the 252 choices would be too slow."""
+    eff = EFFECTIVE_SUIT[trump]
+    power = POWER[trump][trump]
+    ids = [c for c in range(33) if pool >> c & 1]
+    trumps = sorted((c for c in ids if eff[c] == trump), key=lambda c: -power[c])
+    keep = trumps[:5]
+    if len(keep) < 5:
+        off = [c for c in ids if eff[c] != trump]
+        for r in (Rank.ACE, Rank.KING):
+            for c in off:
+                if len(keep) < 5 and c & 7 == r and c not in keep:
+                    keep.append(c)
+        rest = [c for c in off if c not in keep]
+        while len(keep) < 5:
+            kept_suits = {eff[c] for c in keep}
+            c = max(rest, key=lambda c: (eff[c] in kept_suits, c & 7))
+            rest.remove(c)
+            keep.append(c)
+    m = 0
+    for c in keep:
+        m |= 1 << c
+    return m
+
+
+def _rank_lists(t: int) -> tuple[tuple[int, ...], ...]:
+    eff = EFFECTIVE_SUIT[t]
+    out = []
+    for suit in range(4):
+        ids = [c for c in range(33) if eff[c] == suit]
+        ids.sort(key=lambda c: -POWER[t][suit][c])
+        out.append(tuple(ids))
+    return tuple(out)
+
+
+#: For each trump: each effective suit's cards, strongest first.
+_RANK_LISTS: Final = tuple(_rank_lists(t) for t in range(4))
+
+
+def _wrap(h: FastHand, deal_state: HandState) -> HandState:
+    return HandState._wrap(h, deal_state.deal)
+
+
+def finish_hand(
+    h: FastHand,
+    base: HandState,
+    rule: RuleBot,
+    play: str = "rule",
+    on_solve: Callable[[], None] | None = None,
+    me: int = -1,
+) -> tuple[tuple[int, ...], int] | None:
+    """Continue ``h`` (mutated) to the end of the hand: the decisions before
+    the play by the rule bot for every seat (``greedy_keep`` for a merging
+    Cutthroat maker), then the card play by the rule bot for every seat
+    (``play="rule"``) or solved double-dummy (``play="solve"``). Returns the
+    points of every seat and the maker side's tricks, or None if the hand was
+    thrown in. ``base`` supplies the deal (for the views). Seat ``me`` (the
+    deciding bot), as a Cutthroat maker, always merges the dummy: going alone
+    there earns no bonus and only gives up the dummy's cards."""
+    while h.phase != _OV:
+        p = h.phase
+        if p == _PL:
+            if play == "solve":
+                if on_solve is not None:
+                    on_solve()
+                made = Solver(h).max_tricks()
+                return points_table(h)[made], made
+            m = h.follow_mask(h.turn)
+            if not m & (m - 1):  # forced
+                h.step(PLAY | (m.bit_length() - 1) << 4)
+                continue
+        seat = h.turn
+        if p == _MK and seat == me:
+            h.step(KEEP | greedy_keep(h.hands[h.maker] | h.dummy, h.trump) << 4)
+            continue
+        v = View.of(_wrap(h, base), seat)
+        a = rule.choose(v, v.legal)
+        if p == _MK and a.code != ALONE:
+            h.step(KEEP | greedy_keep(h.hands[h.maker] | h.dummy, h.trump) << 4)
+        else:
+            h.step(a.code)
+    if h.thrown_in:
+        return None
+    return tuple(h.points), _side_tricks(h)
+
+
+# -- the bot ------------------------------------------------------------------------------
+
+
+def _view_key(view: View) -> int:
+    text = json.dumps(view.to_json(), sort_keys=True, separators=(",", ":"))
+    return zlib.crc32(text.encode())
+
+
+class SearchBot:
+    """Chooses by sampling the unseen cards, weighing the samples by the rule
+    bot's model of the others (inference), and solving (see the module)."""
+
+    def __init__(
+        self, rng: random.Random | None = None, level: str = "hard", name: str | None = None
+    ) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r} (want one of {', '.join(LEVELS)})")
+        self.level = LEVELS[level]
+        self.name = name or f"search:{level}"
+        self.seed = (rng or random.Random()).getrandbits(64)
+        self.model = RuleBot(random.Random(0))
+        #: work counters (for tests and measurement)
+        self.samples = 0
+        self.solves = 0
+        self.rollouts = 0
+
+    # -- the protocol --------------------------------------------------------------
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """The best of ``legal`` by expected utility (see ``suggest``)."""
+        if len(legal) == 1:
+            return legal[0]
+        return self.suggest(view, legal)[0][0]
+
+    def suggest(
+        self, view: View, legal: Sequence[Action] | None = None
+    ) -> list[tuple[Action, float]]:
+        """The legal actions with their expected utility (points of the hand,
+        see the module), best first. For the keep-five choice only the
+        filtered candidates (and the rule bot's keep) are listed. Before the
+        play, another action ranks above the rule bot's own choice only if it
+        is worth more by ``Level.margin`` plus one standard error of the
+        estimated difference (sampling noise must not buy deviations)."""
+        legal = list(view.legal if legal is None else legal)
+        if not legal:
+            return []
+        rng = random.Random(self.seed ^ _view_key(view))
+        if view.phase == Phase.PLAY:
+            return self._play_values(view, legal, rng)
+        return self._decision_values(view, legal, rng)
+
+    # -- inference ---------------------------------------------------------------------
+    def weight(self, sample: HandState, seat: int) -> float:
+        """How likely the other seats' past decisions were on this deal under
+        the rule bot's model: the product of their probabilities."""
+        h = sample._h
+        deal = sample.deal
+        cur = FastHand.new(h.rules, h.dealer, deal)
+        model = self.model
+        infer_plays = self.level.infer_plays
+        w = 1.0
+        for s, code in h.history:
+            if s != seat:
+                kind = code & 15
+                if kind == PLAY and not infer_plays:
+                    break
+                if cur.phase != _PL or cur.follow_mask(s) & (cur.follow_mask(s) - 1):
+                    v = View.of(HandState._wrap(cur, deal), s)
+                    if len(v.legal) > 1:
+                        taken = Action(MERGE if kind == KEEP else code)
+                        probs = model.policy(v, v.legal)
+                        w *= probs.get(taken, 1e-3)
+            cur.step(code)
+        return w
+
+    def _samples(self, view: View, k: int, rng: random.Random) -> list[tuple[HandState, float]]:
+        out = []
+        for _ in range(k):
+            st = view.sample(rng)
+            out.append((st, self.weight(st, view.seat)))
+        self.samples += k
+        total = sum(w for _, w in out)
+        if total <= 0:
+            return [(st, 1.0 / k) for st, _ in out]
+        return [(st, w / total) for st, w in out]
+
+    # -- card play -----------------------------------------------------------------------
+    def _move_tricks(self, h: FastHand, codes: Sequence[int]) -> dict[int, int]:
+        """Maker side's total tricks after each of ``codes`` (solved)."""
+        if h.trick_log and len(h.trick_log) == 4:  # last trick: play it out
+            out = {}
+            for code in codes:
+                child = h.copy()
+                child.step(code)
+                while not child.over:
+                    child.step(child.legal_codes()[0])
+                out[code] = _side_tricks(child)
+            return out
+        solver = Solver(h)
+        mv = getattr(solver, "move_values", None)
+        if mv is not None:
+            self.solves += 1
+            vals = cast(dict[int, int], mv())
+            return {code: vals[code >> 4] for code in codes}
+        # one solve per class of equivalent cards in this deal: cards of one
+        # suit in my hand with no other remaining card between them
+        trump = h.trump
+        rem = 0
+        for s in range(h.n):
+            if not h.out >> s & 1:
+                rem |= h.hands[s]
+        for c in h.trick:
+            rem |= 1 << c
+        mine = h.hands[h.turn]
+        cls: dict[int, int] = {}
+        for ranked in _RANK_LISTS[trump]:
+            head = -1
+            for c in ranked:
+                if not rem >> c & 1:
+                    continue
+                if mine >> c & 1:
+                    if head < 0:
+                        head = c
+                    cls[c] = head
+                else:
+                    head = -1
+        out = {}
+        done: dict[int, int] = {}
+        for code in codes:
+            key = cls.get(code >> 4, code >> 4)
+            if key not in done:
+                child = h.copy()
+                child.step(code)
+                if child.phase == _OV:
+                    done[key] = _side_tricks(child)
+                else:
+                    self.solves += 1
+                    done[key] = Solver(child).max_tricks()
+            out[code] = done[key]
+        return out
+
+    def _play_values(
+        self, view: View, legal: list[Action], rng: random.Random
+    ) -> list[tuple[Action, float]]:
+        seat = view.seat
+        value = dict.fromkeys(legal, 0.0)
+        mine = dict.fromkeys(legal, 0.0)
+        codes = [a.code for a in legal]
+        row: list[float] | None = None
+        for st, w in self._samples(view, self.level.play_samples, rng):
+            h = st._h
+            if row is None:
+                row = _utility_row(h, seat, view.scores)
+            on_maker = _maker_side(h, seat)
+            tricks = self._move_tricks(h, codes)
+            for a in legal:
+                t = tricks[a.code]
+                value[a] += w * row[t]
+                mine[a] += w * (t if on_maker else 5 - t)
+        trump = view.trump
+        t_ = int(trump) if trump is not None else 4
+
+        def key(a: Action) -> tuple[float, float, int]:
+            c = a.code >> 4
+            pw = POWER[t_][EFFECTIVE_SUIT[t_][c]][c]
+            return (round(value[a], 9), round(mine[a], 9), -pw)
+
+        ranked = sorted(legal, key=key, reverse=True)
+        return [(a, value[a]) for a in ranked]
+
+    # -- decisions before the play -------------------------------------------------------
+    def keep_candidates(self, view: View, legal: Sequence[Action]) -> list[Action]:
+        """The few keep-five choices worth evaluating: the best by
+        ``rule.strength`` (ties by fewer suits kept)."""
+        trump = view.trump
+        assert trump is not None
+        keeps = [a for a in legal if a.kind == "keep" and not a.is_merge]
+        eff = EFFECTIVE_SUIT[int(trump)]
+
+        def score(a: Action) -> tuple[float, int]:
+            cards = a.cards
+            return (strength(cards, trump), -len({eff[c.id] for c in cards}))
+
+        keeps.sort(key=score, reverse=True)
+        others = [a for a in legal if a.kind != "keep"]
+        return others + keeps[: self.level.keep_candidates]
+
+    def _decision_values(
+        self, view: View, legal: list[Action], rng: random.Random
+    ) -> list[tuple[Action, float]]:
+        seat = view.seat
+        # the rule bot's own choice is the default a candidate must beat by
+        # the level's margin
+        prior = self.model.choose(view, legal)
+        if view.phase == Phase.MAKER and any(a.kind == "keep" and not a.is_merge for a in legal):
+            legal = self.keep_candidates(view, legal)
+            if prior not in legal:
+                legal.append(prior)
+        value = dict.fromkeys(legal, 0.0)
+        scores = view.scores
+        cut = view.rules.cutthroat
+        target = view.rules.target
+
+        def count() -> None:
+            self.solves += 1
+
+        k = self.level.decision_samples(len(legal))
+        samples = self._samples(view, k, rng)
+        per: dict[Action, list[float]] = {a: [] for a in legal}
+        for st, w in samples:
+            for a in legal:
+                h = st._h.copy()
+                code = a.code
+                if code == MERGE:
+                    code = KEEP | greedy_keep(h.hands[h.maker] | h.dummy, h.trump) << 4
+                h.step(code)
+                self.rollouts += 1
+                done = finish_hand(h, st, self.model, self.level.rollout, count, seat)
+                u = 0.0 if done is None else utility(done[0], seat, cut, scores, target)
+                per[a].append(u)
+                value[a] += w * u
+        # An action other than the rule bot's choice must beat it by the
+        # margin plus one standard error of the paired difference.
+        ws = [w for _, w in samples]
+        n_eff = 1.0 / max(1e-12, sum(w * w for w in ws))
+        base = per[prior]
+        penalty: dict[Action, float] = {}
+        for a in legal:
+            if a == prior:
+                penalty[a] = 0.0
+                continue
+            diffs = [x - y for x, y in zip(per[a], base, strict=True)]
+            mean = sum(w * d for w, d in zip(ws, diffs, strict=True))
+            var = sum(w * (d - mean) ** 2 for w, d in zip(ws, diffs, strict=True))
+            penalty[a] = self.level.margin + (var / n_eff) ** 0.5
+        order = {a: i for i, a in enumerate(legal)}
+
+        def key(a: Action) -> tuple[float, int]:
+            return (-round(value[a] - penalty[a], 9), order[a])
+
+        ranked = sorted(legal, key=key)
+        return [(a, value[a]) for a in ranked]

@@ -1,0 +1,312 @@
+"""The search bot (``search``) and the all-seeing ``cheat`` bot.
+
+Always legal (both variants, every deck), deterministic with a seed, a
+function of the view only, ``suggest`` consistent with ``choose``,
+inference weighing down unlikely deals, easy cheaper than hard, the cheat
+legal, and search:easy clearly ahead of random play.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+import pytest
+
+from euchre import Action, Card, Deal, HandState, Phase, Rules
+from euchre.bots import (
+    ARENA_BOTS,
+    BOT_NAMES,
+    SEARCH_LEVELS,
+    Bot,
+    CheatBot,
+    RandomBot,
+    RuleBot,
+    SearchBot,
+    StateBot,
+    act,
+    decide,
+    make_bot,
+)
+from euchre.bots.search import greedy_keep, points_table, utility
+
+Variant = Literal["cutthroat", "partnership"]
+VARIANTS: tuple[Variant, ...] = ("cutthroat", "partnership")
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(t) for t in text.split())
+
+
+def play_hand(state: HandState, bots: list[Bot]) -> HandState:
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        action = decide(bots[seat], state, seat)
+        assert action in state.legal_actions()
+        state = state.apply(action)
+    return state
+
+
+def positions(rules: Rules, count: int, seed: int) -> list[tuple[HandState, int]]:
+    """Decision points with a real choice, from hands played by rule bots."""
+    rng = random.Random(seed)
+    bot = RuleBot(random.Random(seed))
+    out: list[tuple[HandState, int]] = []
+    while len(out) < count:
+        state = HandState.deal_random(rules, rng.randrange(rules.seats), rng)
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            if len(state.legal_actions()) > 1 and rng.random() < 0.4:
+                out.append((state, seat))
+            state = state.apply(decide(bot, state, seat))
+    return out[:count]
+
+
+# -- names -------------------------------------------------------------------------------
+
+
+def test_names_and_levels() -> None:
+    assert "search" in BOT_NAMES and "cheat" not in BOT_NAMES
+    assert "cheat" in ARENA_BOTS
+    bot = make_bot("search", seed=1)
+    assert isinstance(bot, SearchBot) and bot.name == "search" and bot.level.name == "hard"
+    for level in SEARCH_LEVELS:
+        by_name = make_bot(f"search:{level}", seed=1)
+        by_arg = make_bot("search", seed=1, level=level)
+        assert isinstance(by_name, SearchBot) and isinstance(by_arg, SearchBot)
+        assert by_name.level.name == by_arg.level.name == level
+        assert by_name.name == by_arg.name == f"search:{level}"
+    with pytest.raises(ValueError):
+        make_bot("search:impossible")
+    with pytest.raises(ValueError):
+        make_bot("rule:hard")
+    cheat = make_bot("cheat", seed=1)
+    assert isinstance(cheat, StateBot) and isinstance(cheat, CheatBot)
+
+
+# -- always legal --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("deck", (24, 25, 32))
+def test_search_bot_always_legal(variant: Variant, deck: int) -> None:
+    rules = Rules(variant=variant, deck=deck)
+    rng = random.Random(deck + len(variant))
+    for i in range(4):
+        bots: list[Bot] = [
+            make_bot("search:easy", i * 10 + s) if (s + i) % 2 == 0 else RuleBot()
+            for s in range(rules.seats)
+        ]
+        state = play_hand(HandState.deal_random(rules, i % rules.seats, rng), bots)
+        assert state.result is not None
+
+
+def test_search_bot_legal_under_other_options() -> None:
+    rules = Rules(
+        deck=25,
+        stick_the_dealer=True,
+        dealer_pickup="mandatory",
+        may_name_turned_down_suit=True,
+        dealer_may_discard_upcard=False,
+        defenders_may_go_alone=False,
+    )
+    rng = random.Random(4)
+    for i in range(4):
+        bots: list[Bot] = [make_bot("search:easy", i * 3 + s) for s in range(3)]
+        state = play_hand(HandState.deal_random(rules, i % 3, rng), bots)
+        assert state.result is not None and not state.result.thrown_in
+
+
+# -- determinism and views only -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_deterministic_and_view_only(variant: Variant) -> None:
+    """The same seed gives the same choice; two full states with the same
+    view for the seat give the same choice."""
+    rules = Rules(variant=variant)
+    rng = random.Random(8)
+    compared = 0
+    for state, seat in positions(rules, 12, seed=3):
+        keep = state.phase == Phase.MAKER
+        view = state.view(seat, keep_choice=keep)
+        a = view.sample(random.Random(rng.random()))
+        b = view.sample(random.Random(rng.random()))
+        assert a.view(seat, keep_choice=keep) == b.view(seat, keep_choice=keep) == view
+        got = [decide(make_bot("search:easy", 5), s, seat) for s in (state, a, b)]
+        assert got[0] == got[1] == got[2]
+        compared += 1
+    assert compared == 12
+
+
+def test_suggest_ranks_consistently_with_choose() -> None:
+    for variant in VARIANTS:
+        for state, seat in positions(Rules(variant=variant), 8, seed=11):
+            view = state.view(seat)
+            bot = make_bot("search:easy", 2)
+            assert isinstance(bot, SearchBot)
+            ranked = bot.suggest(view)
+            assert {a for a, _ in ranked} == set(view.legal)
+            values = [v for _, v in ranked]
+            assert values[0] >= max(values) - bot.level.margin
+            assert bot.choose(view, view.legal) == ranked[0][0]
+
+
+def test_suggest_for_the_keep_lists_filtered_candidates() -> None:
+    deal = Deal(
+        hands=(cards("9C TD KS QD AC"), cards("JH JD AH 9D TS"), cards("AS JC QC KC QS")),
+        dummy=cards("KH QH TH JS KD"),
+        kitty=cards("9H 9S TC AD"),
+    )
+    state = HandState(Rules(), 0, deal).apply_all(["order", "decline"])
+    assert state.phase == Phase.MAKER
+    bot = make_bot("search:medium", 1)
+    assert isinstance(bot, SearchBot)
+    ranked = bot.suggest(state.view(1, keep_choice=True))
+    assert 1 < len(ranked) <= bot.level.keep_candidates + 1
+    best = ranked[0][0]
+    assert {Card.parse("JH"), Card.parse("JD"), Card.parse("AH")} <= set(best.cards)
+    # before seeing the dummy: alone or merge
+    first = bot.suggest(state.view(1))
+    assert {a for a, _ in first} == {Action.alone(), Action.merge()}
+
+
+def test_strong_hand_orders_and_weak_hand_passes() -> None:
+    strong = Deal(
+        hands=(cards("9C TD KS QD AC"), cards("JH JD AH 9D TS"), cards("AS JC QC KC QS")),
+        dummy=cards("KH QH TH JS KD"),
+        kitty=cards("9H 9S TC AD"),
+    )
+    weak = Deal(
+        hands=(cards("JH AH QD AC KS"), cards("9C 9D 9S 9H TD"), cards("AS JC QC KC QS")),
+        dummy=cards("JD TH JS AD TS"),
+        kitty=cards("KH QH TC KD"),
+    )
+    bot = make_bot("search:medium", 3)
+    assert decide(bot, HandState(Rules(), 0, strong), 1) == Action.order()
+    assert decide(bot, HandState(Rules(), 0, weak), 1) == Action.pass_()
+
+
+# -- inference --------------------------------------------------------------------------------
+
+
+def test_inference_weighs_down_unlikely_deals() -> None:
+    """Seat 1 ordered hearts up: deals where it holds the bowers and hearts
+    are far likelier under the rule bot's model than deals where it holds
+    no trump at all."""
+    rules = Rules()
+    deal = Deal(
+        hands=(cards("9C TD KS QD AC"), cards("JH JD AH KH 9D"), cards("AS JC QC KC QS")),
+        dummy=cards("QH TH JS KD TS"),
+        kitty=cards("9H 9S TC AD"),
+    )
+    state = HandState(rules, 0, deal).apply(Action.order())
+    assert state.phase == Phase.PICKUP and state.to_act == 0
+    view = state.view(0)
+    bot = make_bot("search:easy", 1)
+    assert isinstance(bot, SearchBot)
+    rng = random.Random(2)
+    trumpy, bare = [], []
+    for _ in range(300):
+        sample = view.sample(rng)
+        held = sample.hand(1)
+        trumps = sum(1 for c in held if c.suit.letter == "H" or c == Card.parse("JD"))
+        w = bot.weight(sample, 0)
+        (trumpy if trumps >= 3 else bare if trumps == 0 else []).append(w)
+    assert trumpy and bare
+    mean_trumpy = sum(trumpy) / len(trumpy)
+    mean_bare = sum(bare) / len(bare)
+    assert mean_trumpy > 3 * mean_bare, (mean_trumpy, mean_bare)
+    # the actual deal is as likely as any
+    assert bot.weight(state, 0) == pytest.approx(max(trumpy))
+
+
+# -- work by level ------------------------------------------------------------------------------
+
+
+def test_easy_does_less_work_than_hard() -> None:
+    easy = make_bot("search:easy", 1)
+    hard = make_bot("search:hard", 1)
+    assert isinstance(easy, SearchBot) and isinstance(hard, SearchBot)
+    for state, seat in positions(Rules(), 6, seed=5):
+        decide(easy, state, seat)
+        decide(hard, state, seat)
+    assert easy.samples * 2 < hard.samples
+    assert easy.solves < hard.solves
+    assert easy.rollouts < hard.rollouts
+
+
+# -- scoring helpers ------------------------------------------------------------------------------
+
+
+def test_points_table_and_utility() -> None:
+    state = HandState.deal_random(Rules(), 0, random.Random(1))
+    while state.phase != Phase.PLAY:
+        seat = state.to_act
+        assert seat is not None
+        state = state.apply(decide(RuleBot(), state, seat))
+        if state.is_over:
+            state = HandState.deal_random(Rules(), 0, random.Random(seat + 7))
+    table = points_table(state._h)
+    m = state.maker
+    assert m is not None
+    assert table[3][m] == table[4][m] >= 1 and table[5][m] == 3
+    assert all(table[2][s] == 2 for s in range(3) if s != m)
+    # Cutthroat: own points minus the others' average
+    assert utility((1, 0, 0), 0, True, (0, 0, 0), 10) == 1.0
+    assert utility((0, 2, 2), 0, True, (0, 0, 0), 10) == -2.0
+    # a point that wins the match is worth more; one that loses it, less
+    assert utility((1, 0, 0), 0, True, (9, 5, 5), 10) > utility((1, 0, 0), 0, True, (0, 0, 0), 10)
+    assert utility((0, 2, 2), 0, True, (5, 8, 3), 10) < -2.0
+    # partnership: side minus side
+    assert utility((2, 0, 2, 0), 1, False, (0, 0, 0, 0), 10) == -2.0
+
+
+def test_greedy_keep_keeps_trumps() -> None:
+    pool = sum(1 << c.id for c in cards("JH JD AH 9D TS KH QH TH JS KD"))
+    kept = greedy_keep(pool, 2)  # hearts
+    assert kept.bit_count() == 5
+    assert kept == sum(1 << c.id for c in cards("JH JD AH KH QH"))
+
+
+# -- the cheat ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_cheat_bot_is_legal(variant: Variant) -> None:
+    rules = Rules(variant=variant)
+    rng = random.Random(9)
+    for i in range(4):
+        bots = [CheatBot() if s == i % rules.seats else RuleBot() for s in range(rules.seats)]
+        state = HandState.deal_random(rules, i % rules.seats, rng)
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            action = act(bots[seat], state, seat)
+            assert action in state.legal_actions()
+            state = state.apply(action)
+    with pytest.raises(TypeError):
+        CheatBot().choose(state.view(0), ())
+
+
+# -- strength smoke test --------------------------------------------------------------------------
+
+
+def test_search_easy_beats_random() -> None:
+    """Cutthroat, search:easy against two random bots, on the same deals
+    with the seats rotated: clearly more points."""
+    rules = Rules()
+    rng = random.Random(12)
+    mine = theirs = 0.0
+    for k in range(12):
+        deal = Deal.random(rules, rng)
+        for s in range(3):
+            bots: list[Bot] = [RandomBot(random.Random(k * 3 + i)) for i in range(3)]
+            bots[s] = make_bot("search:easy", k * 3 + s)
+            result = play_hand(HandState(rules, k % 3, deal), bots).result
+            assert result is not None
+            mine += result.points[s]
+            theirs += (sum(result.points) - result.points[s]) / 2
+    assert mine > theirs + 0.5 * 36, (mine, theirs)
