@@ -4,6 +4,9 @@
   one result object per record, ``--jsonl`` reads one hand record per stdin
   line and answers one result line each.
 - ``euchre play`` — a terminal game against computer opponents.
+- ``euchre arena --bots A,B[,C]`` — bots against each other in duplicate
+  (``euchre.arena``); ``rich``, ``matplotlib`` and ``ray`` are imported only
+  when the run needs them.
 """
 
 from __future__ import annotations
@@ -12,9 +15,12 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .rules import Rules, RulesError
+
+if TYPE_CHECKING:
+    from .arena import ArenaResult
 
 __all__ = ["add_rule_options", "build_parser", "main", "rules_from_args"]
 
@@ -186,10 +192,70 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         help="write the match record (JSON) to FILE as the game goes",
     )
     pl.add_argument(
-        "--bots", default="rule", metavar="NAME", help="opponent bot: rule (default) or random"
+        "--bots",
+        default=None,
+        metavar="NAME",
+        help="opponent bot: search (default, see --level), rule or random",
+    )
+    pl.add_argument(
+        "--level",
+        choices=("easy", "medium", "hard", "expert"),
+        default=None,
+        help="strength of the search bot opponents (default medium); also the hint's",
     )
     pl.add_argument("--no-color", action="store_true", help="plain text, no colours")
-    return p, {"replay": r, "play": pl}
+
+    ar = sub.add_parser(
+        "arena",
+        help="bots against each other over many deals, in duplicate",
+        description=(
+            "Play bots against each other in duplicate: Cutthroat plays each deal in all "
+            "six seatings of the three bots, partnership twice with the sides swapped. "
+            "Reports points per hand with 95% confidence intervals, matches won and "
+            "decision times."
+        ),
+    )
+    ar.add_argument(
+        "--bots",
+        required=True,
+        metavar="A,B[,C]",
+        help=(
+            "comma-separated bot names: 3 for cutthroat, 2 (one per side) or 4 for "
+            "partnership; e.g. search,rule,rule or search:hard,rule; NAME#TAG labels "
+            "another entry of bot NAME (random#1,random#2,...)"
+        ),
+    )
+    add_rule_options(ar)
+    ar.add_argument(
+        "--deals", type=_positive_int, default=100, help="deals to play (default 100, at least 2)"
+    )
+    ar.add_argument("--seed", type=int, default=0, help="master seed of the deals (default 0)")
+    ar.add_argument(
+        "--jobs",
+        type=_positive_int,
+        default=None,
+        help="worker processes (default 1); with --ray local, the local Ray's CPUs",
+    )
+    ar.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        default=None,
+        help="run the deals on a Ray cluster at ADDRESS (this package is shipped to its "
+        "workers), or 'local' for a Ray started here",
+    )
+    ar.add_argument(
+        "--out", metavar="FILE", default=None, help="write the results as JSON ('-': stdout)"
+    )
+    ar.add_argument(
+        "--plot",
+        metavar="FILE",
+        default=None,
+        help="write a PNG of the cumulative points difference with its 95%% band",
+    )
+    ar.add_argument(
+        "--quiet", action="store_true", help="no progress bar and no table (use with --out)"
+    )
+    return p, {"replay": r, "play": pl, "arena": ar}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -211,8 +277,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             subs["play"].error(str(e))
         from .bots import BOT_NAMES
 
-        if args.bots not in BOT_NAMES:
-            subs["play"].error(f"--bots: want one of {', '.join(BOT_NAMES)}, not {args.bots!r}")
+        bots = args.bots or "search"
+        if bots not in BOT_NAMES:
+            subs["play"].error(f"--bots: want one of {', '.join(BOT_NAMES)}, not {bots!r}")
+        if args.level is not None and bots != "search":
+            subs["play"].error(f"--level is the search bot's strength; --bots {bots} has none")
+        level = args.level or ("medium" if bots == "search" else None)
         try:
             from .tui import play_main
         except ImportError as e:  # pragma: no cover - depends on the install
@@ -222,10 +292,157 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 2
         return play_main(
-            rules, seed=args.seed, save=args.save, bots=args.bots, color=not args.no_color
+            rules,
+            seed=args.seed,
+            save=args.save,
+            bots=bots,
+            level=level,
+            color=not args.no_color,
         )
+    if args.command == "arena":
+        return arena_main(args, subs["arena"])
     parser.print_help()
     return 0
+
+
+# -- arena ----------------------------------------------------------------------
+
+
+def arena_main(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+    """``euchre arena``: check the arguments (usage errors exit 2), run, then
+    print a table and write ``--out`` / ``--plot``."""
+    import importlib.util
+
+    from . import arena
+
+    try:
+        rules = rules_from_args(args)
+    except RulesError as e:
+        p.error(str(e))
+    if args.deals < 2:
+        p.error("--deals: want at least 2 deals (the intervals need two)")
+    try:
+        lineup = arena.check_lineup(args.bots.split(","), rules)
+    except ValueError as e:
+        p.error(f"--bots: {e}")
+    if args.ray is not None and not args.ray.strip():
+        p.error("--ray: want a cluster address or 'local'")
+    for flag, module, value in (("--plot", "matplotlib", args.plot), ("--ray", "ray", args.ray)):
+        if value is not None and importlib.util.find_spec(module) is None:
+            p.error(f"{flag} needs {module}: pip install 'euchre[arena]'")
+    has_rich = importlib.util.find_spec("rich") is not None
+
+    def run(progress: arena.ProgressFn | None) -> arena.ArenaResult:
+        return arena.run_arena(
+            lineup,
+            rules,
+            args.deals,
+            args.seed,
+            jobs=args.jobs,
+            ray=args.ray.strip() if args.ray else None,
+            progress=progress,
+        )
+
+    try:
+        if has_rich and not args.quiet:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            with Progress(
+                TextColumn("[progress.description]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("deals"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            ) as bar:
+                task = bar.add_task("arena", total=args.deals)
+                result = run(lambda n: bar.advance(task, n))
+        else:
+            result = run(None)
+    except KeyboardInterrupt:
+        print("euchre arena: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:
+        if args.ray is None:
+            raise
+        print(f"euchre arena: ray: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+
+    if args.out is not None:
+        text = json.dumps(result.to_json(), indent=2) + "\n"
+        if args.out == "-":
+            sys.stdout.write(text)
+        else:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text)
+    if args.plot is not None:
+        arena.plot(result, args.plot)
+    if not args.quiet and args.out != "-":
+        if has_rich:
+            _print_arena_rich(result)
+        else:
+            print(arena.format_plain(result))
+    return 0
+
+
+def _print_arena_rich(result: ArenaResult) -> None:
+    """The arena's tables with ``rich``: one row per bot, one per pair."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    seatings = len(result.seatings)
+    t = Table(
+        title=f"euchre arena: {', '.join(result.lineup)}",
+        caption=(
+            f"{result.rules.describe()}; {result.deals} deals x {seatings} seatings, "
+            f"seed {result.seed}; {result.matches_played} matches to {result.rules.target}; "
+            f"{result.elapsed_s:.1f} s"
+        ),
+    )
+    t.add_column("bot")
+    t.add_column("points/hand", justify="right", no_wrap=True)
+    t.add_column("95% CI", justify="right", no_wrap=True)
+    t.add_column("matches won", justify="right")
+    t.add_column("ms p50", justify="right")
+    t.add_column("ms p95", justify="right")
+    for b in result.bots:
+        half = (b.ci95[1] - b.ci95[0]) / 2
+        t.add_row(
+            b.name,
+            f"{b.points_per_hand:.3f} ± {half:.3f}",
+            f"[{b.ci95[0]:.3f}, {b.ci95[1]:.3f}]",
+            str(b.matches_won),
+            f"{b.decision_ms_p50:.2f}",
+            f"{b.decision_ms_p95:.2f}",
+        )
+    console.print(t)
+    if result.pairs:
+        d = Table(title="points per hand, difference (paired by deal)")
+        d.add_column("A − B")
+        d.add_column("difference", justify="right", no_wrap=True)
+        d.add_column("95% CI", justify="right", no_wrap=True)
+        d.add_column("", justify="left")
+        for pr in result.pairs:
+            lo, hi = pr.ci95
+            verdict = (
+                f"{pr.a} ahead" if lo > 0 else f"{pr.b} ahead" if hi < 0 else "no clear difference"
+            )
+            d.add_row(
+                f"{pr.a} − {pr.b}", f"{pr.difference:+.3f}", f"[{lo:+.3f}, {hi:+.3f}]", verdict
+            )
+        console.print(d)
 
 
 # -- replay ---------------------------------------------------------------------

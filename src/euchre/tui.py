@@ -32,6 +32,7 @@ from rich.text import Text
 
 from .actions import Action, ActionError
 from .bots import Bot, decide, make_bot
+from .bots.search import SearchBot
 from .cards import Card, CardError, Suit, effective_suit, sort_for_display
 from .hand import HandState, IllegalActionError, Phase
 from .match import Match
@@ -106,6 +107,9 @@ _COMMANDS: Final = {
     "quit": "quit",
     "exit": "quit",
     "q": "quit",
+    "hint": "hint",
+    "suggest": "hint",
+    "h?": "hint",
 }
 _PASS_WORDS: Final = frozenset({"pass", "p"})
 _ORDER_WORDS: Final = frozenset(
@@ -252,6 +256,7 @@ class TerminalGame:
         seed: int | None = None,
         save: str | os.PathLike[str] | None = None,
         bots: str = "rule",
+        level: str | None = None,
         delay: float = 0.0,
         confirm_next_hand: bool = False,
     ) -> None:
@@ -267,9 +272,12 @@ class TerminalGame:
         self.rng = random.Random(seed)
         self.match = Match.new(rules, rng=self.rng)
         self.bots: dict[int, Bot] = {
-            s: make_bot(bots, seed * 16 + s) for s in range(1, rules.seats)
+            s: make_bot(bots, seed * 16 + s, level=level if bots == "search" else None)
+            for s in range(1, rules.seats)
         }
         self.bot_kind = bots
+        # The hint: the search bot's ranking on the player's own view.
+        self.adviser = SearchBot(random.Random(seed * 16), level=level or "medium")
         self.names = seat_names(rules)
         self.save_error: str | None = None
         self.symbols = (console.encoding or "").lower().replace("-", "").startswith("utf")
@@ -401,8 +409,39 @@ class TerminalGame:
         elif cmd.name == "show":
             self._show_table(view, choices, keep_step)
             self._hint(view, keep_step)
+        elif cmd.name == "hint":
+            self._suggest(view, choices)
         else:
             self._help(view, choices, keep_step)
+
+    def _suggest(self, view: View, choices: list[Card]) -> None:
+        """The ``hint`` command: the search bot's ranking of the legal actions
+        on this seat's view, with the expected points of each."""
+        ranked = self.adviser.suggest(view)
+        lines = [Text("Hint (expected points of the hand for you, best first):", style="bold")]
+        for action, value in ranked[:5]:
+            label = Text(f"  {value:+.2f}  ")
+            card = action.card
+            if card is not None and card in choices:
+                label.append(f"{choices.index(card) + 1} ")
+            label.append(self._action_words(action))
+            lines.append(label)
+        if len(ranked) > 5:
+            lines.append(Text(f"  … and {len(ranked) - 5} more", style="dim"))
+        for line in lines:
+            self.console.print(line)
+
+    def _action_words(self, action: Action) -> Text:
+        card = action.card
+        if action.kind == "play" and card is not None:
+            return Text("play ").append(self._card(card))
+        if action.kind == "pickup" and card is not None:
+            return Text("pick up, discard ").append(self._card(card))
+        if action.kind == "keep" and action.cards:
+            return Text("keep ").append(self._cards(list(action.cards)))
+        if action.kind == "call" and action.suit is not None:
+            return Text("call ").append(self._suit_named(action.suit))
+        return Text(str(action))
 
     def _choices(self, view: View, *, keep_step: bool = False) -> list[Card]:
         """The cards as numbered on screen."""
@@ -931,6 +970,7 @@ def play_main(
     seed: int | None = None,
     save: str | None = None,
     bots: str = "rule",
+    level: str | None = None,
     color: bool = True,
     delay: float | None = None,
 ) -> int:
@@ -952,6 +992,7 @@ def play_main(
         seed=seed,
         save=save,
         bots=bots,
+        level=level,
         delay=delay,
         confirm_next_hand=interactive,
     )
