@@ -685,3 +685,33 @@ def test_each_played_hand_ends_with_the_solver_review(tmp_path: Path) -> None:
     played = [h for h in game.match.hands if h.result is not None and not h.result.thrown_in]
     assert played
     assert text.count("Review: With all cards seen and best play") == len(played)
+
+
+def test_hint_lists_legal_actions_with_expected_points() -> None:
+    """Issue 3 §6: ``hint`` shows the search bot's ranking (from the player's
+    own view) with expected points, then the game goes on."""
+    lines = iter(["hint", "quit"])
+    game, out = new_game(Rules(), lambda _prompt: next(lines), seed=5, level="easy")
+    assert game.run() == 0
+    text = out.getvalue()
+    assert "Hint (expected points of the hand for you, best first):" in text
+    ranked = re.findall(r"^\s+([+-]\d+\.\d\d)\s+(.*)$", text, flags=re.MULTILINE)
+    assert ranked, text
+    values = [float(v) for v, _ in ranked]
+    assert values == sorted(values, reverse=True)
+    assert "You left the game." in text
+
+
+def test_search_opponents_play_a_short_match() -> None:
+    """``euchre play --level easy``: search bots as opponents finish a match."""
+    game, text, rc, _ = play(Rules(target=2), 3, bots="search", level="easy")
+    assert rc == 0 and game.match.is_over
+    assert all(bot.name == "search:easy" for bot in game.bots.values())
+    assert_no_leaks_per_hand(game, text)
+
+
+def test_cli_level_needs_the_search_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        cli.main(["play", "--bots", "rule", "--level", "hard"])
+    assert e.value.code == 2
+    assert "--level is the search bot's strength" in capsys.readouterr().err
