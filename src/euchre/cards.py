@@ -15,7 +15,7 @@ power. The rest of the engine works on those ids and masks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from enum import IntEnum
 from typing import ClassVar, Final
 
@@ -32,6 +32,7 @@ __all__ = [
     "deck_cards",
     "deck_mask",
     "effective_suit",
+    "ids_of",
     "mask_of",
     "sort_for_display",
 ]
@@ -237,11 +238,14 @@ def cards_of(mask: int) -> list[Card]:
     return out
 
 
-def _iter_ids(mask: int) -> Iterator[int]:
+def ids_of(mask: int) -> list[int]:
+    """The card ids of a bit mask, lowest first."""
+    out = []
     while mask:
         low = mask & -mask
-        yield low.bit_length() - 1
+        out.append(low.bit_length() - 1)
         mask ^= low
+    return out
 
 
 _DECK_MASKS: Final = {

@@ -45,6 +45,7 @@ from .cards import (
     Suit,
     cards_of,
     deck_mask,
+    ids_of,
     mask_of,
 )
 from .rules import Rules
@@ -400,7 +401,7 @@ class FastHand:
                 out.append(DECLINE)
             return out
         if p == _MK:
-            ids = _ids(self.hands[self.maker] | self.dummy)
+            ids = ids_of(self.hands[self.maker] | self.dummy)
             out = [ALONE]
             for combo in _KEEP_COMBOS:
                 m = 0
@@ -745,7 +746,7 @@ class FastHand:
                 if k == 0:
                     step(ALONE)
                 else:
-                    ids = _ids(self.hands[self.maker] | self.dummy)
+                    ids = ids_of(self.hands[self.maker] | self.dummy)
                     m = 0
                     for i in _KEEP_COMBOS[k - 1]:
                         m |= 1 << ids[i]
@@ -830,15 +831,6 @@ def _rest_orders(n: int, out: int) -> tuple[tuple[int, ...], ...]:
             rows.append(tuple(row))
         table = _REST[key] = tuple(rows)
     return table
-
-
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _wrong_phase_reason(p: int, kind: int, h: FastHand) -> str:

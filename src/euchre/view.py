@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import KEEP, PICKUP, Action
-from .cards import EFFECTIVE_SUIT, SUIT_MASK, Card, Suit, cards_of, deck_mask, mask_of
+from .cards import EFFECTIVE_SUIT, SUIT_MASK, Card, Suit, cards_of, deck_mask, ids_of, mask_of
 from .hand import Deal, HandState, Phase, Trick
 from .rules import Rules
 
@@ -261,7 +261,7 @@ def _sample(v: View, rng: random.Random) -> HandState:
     units: list[int] = []  # slot index per unit
     for i, (_, size, _) in enumerate(slots):
         units.extend([i] * size)
-    cards = _ids(unknown)
+    cards = ids_of(unknown)
     if len(cards) != len(units):
         raise SampleError(f"{len(cards)} unseen cards for {len(units)} places")
 
@@ -286,7 +286,7 @@ def _sample(v: View, rng: random.Random) -> HandState:
     x = (
         v.discards[0].id
         if me == dealer and v.picked_up
-        else (_ids(filled["discard"])[0] if v.picked_up else -1)
+        else (ids_of(filled["discard"])[0] if v.picked_up else -1)
     )
     if merged and maker is not None:
         mdisc = (
@@ -305,18 +305,18 @@ def _sample(v: View, rng: random.Random) -> HandState:
                 dummy_mask = mask_of(v.dummy)
             else:
                 pool = orig[maker] | mdisc
-                choices = _ids(pool & ~(1 << up) if (v.picked_up and maker == dealer) else pool)
+                choices = ids_of(pool & ~(1 << up) if (v.picked_up and maker == dealer) else pool)
                 dummy_mask = mask_of(Card(c) for c in rng.sample(choices, 5))
             orig[maker] = (orig[maker] | mdisc) & ~dummy_mask
         else:
             dummy_mask = filled.get("dummy", mask_of(v.dummy))
     if v.picked_up:
         orig[dealer] = (orig[dealer] | (1 << x)) & ~(1 << up)
-    kitty_rest = _ids(filled["kitty"])
+    kitty_rest = ids_of(filled["kitty"])
     rng.shuffle(kitty_rest)
 
     def shuffled(mask: int) -> tuple[Card, ...]:
-        ids = _ids(mask)
+        ids = ids_of(mask)
         rng.shuffle(ids)
         return tuple(Card(i) for i in ids)
 
@@ -339,15 +339,6 @@ def _sample(v: View, rng: random.Random) -> HandState:
             raise SampleError(f"sampled deal does not replay: {s} {text}: {why}")
         h.step(code)
     return HandState._wrap(h, deal)
-
-
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _match(

@@ -35,7 +35,17 @@ from itertools import combinations
 from math import comb
 
 from ..actions import Action
-from ..cards import EFFECTIVE_SUIT, JOKER_ID, POWER, SUIT_MASK, Card, Suit, deck_mask, mask_of
+from ..cards import (
+    EFFECTIVE_SUIT,
+    JOKER_ID,
+    POWER,
+    SUIT_MASK,
+    Card,
+    Suit,
+    deck_mask,
+    ids_of,
+    mask_of,
+)
 from ..hand import Phase
 from ..view import View
 
@@ -55,15 +65,6 @@ def _place_value(place: int, deck: int) -> float:
     """The value of a trump with ``place`` live trumps above it."""
     table = _TRUMP_PLACE_VALUE_JOKER if deck == 25 else _TRUMP_PLACE_VALUE
     return table[min(place, len(table) - 1)]
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @cache
@@ -88,7 +89,7 @@ def _value(hand: int, t: int, dead: int, deck: int) -> float:
     total = 0.0
     ntrump = trumps.bit_count()
     live = ~dead
-    for c in _bits(trumps):
+    for c in ids_of(trumps):
         place = (_above(t, t, c) & live & ~hand).bit_count()
         # own higher trumps still count as above (they are one card each)
         place += (_above(t, t, c) & hand).bit_count()
@@ -101,7 +102,7 @@ def _value(hand: int, t: int, dead: int, deck: int) -> float:
         if not cards:
             voids += 1
             continue
-        for c in _bits(cards):
+        for c in ids_of(cards):
             place = (_above(t, s, c) & smask[s] & live & ~hand).bit_count()
             if place < len(_OFF_PLACE_VALUE):
                 v = _OFF_PLACE_VALUE[place]
@@ -136,7 +137,7 @@ def strength(
 def _trump_list(t: int, deck: int) -> tuple[int, ...]:
     """The trumps of the deck, highest first."""
     pw = POWER[t][t]
-    ids = _bits(SUIT_MASK[t][t] & deck_mask(deck))
+    ids = ids_of(SUIT_MASK[t][t] & deck_mask(deck))
     return tuple(sorted(ids, key=lambda c: -pw[c]))
 
 
@@ -148,10 +149,10 @@ def _best_keep(pool: int, t: int, n: int, dead: int, deck: int) -> tuple[float, 
     ntr = trumps.bit_count()
     pw = POWER[t][t]
     if ntr >= n:
-        top = sorted(_bits(trumps), key=lambda c: -pw[c])[:n]
+        top = sorted(ids_of(trumps), key=lambda c: -pw[c])[:n]
         m = mask_of_ids(top)
         return _value(m, t, dead | (pool & ~m), deck), m
-    others = _bits(pool & ~trumps)
+    others = ids_of(pool & ~trumps)
     best = (-1.0, 0)
     for combo in combinations(others, n - ntr):
         m = trumps
@@ -272,13 +273,13 @@ class RuleBot:
         unseen = dm & ~hand & ~dead
         share = 5 / max(1, unseen.bit_count())
         gain = 0.0
-        for c in _bits(unseen & trumps):
+        for c in ids_of(unseen & trumps):
             place = (_above(t, t, c) & dm).bit_count()
             gain += _place_value(place, deck) - 0.3
         aces = 0
         for s in range(4):
             if s != t:
-                top = _bits(SUIT_MASK[t][s] & dm)
+                top = ids_of(SUIT_MASK[t][s] & dm)
                 if top and unseen >> max(top, key=lambda c: c & 7) & 1:
                     aces += 1
         gain += 0.5 * aces
@@ -387,7 +388,7 @@ class RuleBot:
             return False
         if len(live_trumps) - k > k:
             return False
-        for c in _bits(hand & ~mine):
+        for c in ids_of(hand & ~mine):
             s = EFFECTIVE_SUIT[t][c]
             if _above(t, s, c) & SUIT_MASK[t][s] & deck & ~dead & ~hand:
                 return False
@@ -536,7 +537,7 @@ class RuleBot:
             return (1 if boss else 0, c & 7, length)
 
         def throw(cards: int) -> int:
-            ids = _bits(cards)
+            ids = ids_of(cards)
             return min(ids, key=keep_rank)
 
         if not trick:
@@ -546,7 +547,7 @@ class RuleBot:
         power = POWER[t][led]
         best_seat, best_card = max(trick, key=lambda sc: power[sc[1].id])
         best = power[best_card.id]
-        winners = [c for c in _bits(playable) if power[c] > best]
+        winners = [c for c in ids_of(playable) if power[c] > best]
         if best_seat in team:
             if not opps_after or not can_beat(best_card.id, led, opps_after):
                 return Action.play(_card(throw(playable)))
@@ -599,7 +600,7 @@ class RuleBot:
         opp_trumps = 0
         for s in opps:
             opp_trumps |= poss[s] & smask[t]
-        my_trumps = sorted(_bits(trumps), key=lambda c: -pw[c])
+        my_trumps = sorted(ids_of(trumps), key=lambda c: -pw[c])
 
         def is_boss(c: int) -> bool:
             s = eff[c]
@@ -621,14 +622,14 @@ class RuleBot:
                 # draw trumps: partner called it, or length
                 return my_trumps[-1] if len(my_trumps) >= self.low_trump_min else top
         # sure winners off-suit (when the trumps left are all ours, these first)
-        bosses = [c for c in _bits(off) if is_boss(c) and not opp_can_ruff(eff[c])]
+        bosses = [c for c in ids_of(off) if is_boss(c) and not opp_can_ruff(eff[c])]
         if bosses:
             return max(bosses, key=lambda c: (unseen & smask[eff[c]]).bit_count())
         if maker_side and my_trumps and not opp_trumps:
             return my_trumps[0]
         if not maker_side and off and mates:
             # lead to a teammate who has shown a void in a suit the makers follow
-            for c in sorted(_bits(off), key=lambda c: c & 7):
+            for c in sorted(ids_of(off), key=lambda c: c & 7):
                 s = eff[c]
                 if any(not (poss[m] & smask[s]) and poss[m] & smask[t] for m in mates) and not (
                     opp_can_ruff(s)
@@ -643,7 +644,7 @@ class RuleBot:
                 length = (hand & smask[s]).bit_count() if trumps else 0
                 return (ruff, length, c & 7)
 
-            return min(_bits(off), key=lead_key)
+            return min(ids_of(off), key=lead_key)
         if my_trumps and is_boss(my_trumps[0]):
             return my_trumps[0]
         return my_trumps[-1]
