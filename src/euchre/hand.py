@@ -29,6 +29,7 @@ from .actions import (
     CALL,
     DECLINE,
     KEEP,
+    KIND_NAMES,
     MERGE,
     ORDER,
     PASS,
@@ -282,8 +283,7 @@ class FastHand:
     def random(cls, rules: Rules, dealer: int, rng: Random) -> FastHand:
         """A hand dealt from ``rng`` — the same deal as ``Deal.random`` with the
         same generator state, without building ``Card`` objects."""
-        rand = rng.random
-        o = sorted(_DECK_IDS[rules.deck], key=lambda _: rand())  # as shuffled_deck
+        o = shuffled_deck(rules.deck, rng)
         b = _BIT
         h0 = b[o[0]] | b[o[1]] | b[o[2]] | b[o[3]] | b[o[4]]
         h1 = b[o[5]] | b[o[6]] | b[o[7]] | b[o[8]] | b[o[9]]
@@ -843,8 +843,6 @@ def _wrong_phase_reason(p: int, kind: int, h: FastHand) -> str:
         _AL: "go alone or pass",
         _PL: "play a card (play C)",
     }
-    from .actions import KIND_NAMES
-
     return f"{KIND_NAMES[kind]} is not possible now: {words[p]}"
 
 
