@@ -615,15 +615,16 @@ class FastHand:
             lone = [s for s in lone if s != self.maker]
         self.phase = _PL
         if lone and self.rules.lone_lead == "left_of_lone" and len(lone) == 2:
-            self.leader = self.turn = next(s for s in lone if self._is_defender(s))
+            self.leader = self.turn = next(s for s in lone if not self.on_maker_side(s))
             return
         start = lone[0] if lone and self.rules.lone_lead == "left_of_lone" else self.dealer
         self.leader = self.turn = self._next_active(start)
 
-    def _is_defender(self, seat: int) -> bool:
+    def on_maker_side(self, seat: int) -> bool:
+        """Whether ``seat`` is the maker or (partnership) the maker's partner."""
         if self.cut:
-            return seat != self.maker
-        return (seat & 1) != (self.maker & 1)
+            return seat == self.maker
+        return (seat & 1) == (self.maker & 1)
 
     def _next_active(self, seat: int) -> int:
         n = self.n
@@ -660,11 +661,21 @@ class FastHand:
     def _score(self) -> None:
         self.phase = _OV
         self.turn = -1
+        m = self.maker
+        if self.cut:
+            made = self.tricks[m]
+        else:
+            made = self.tricks[m & 1] + self.tricks[(m & 1) + 2]
+        self.points = self.points_for(made)
+
+    def points_for(self, made: int) -> list[int]:
+        """Each seat's points if the maker's side ends the hand with ``made``
+        tricks (trump, maker and lone players settled): the tables of
+        RULES.md §2 and §3."""
         n = self.n
         m = self.maker
         pts = [0] * n
         if self.cut:
-            made = self.tricks[m]
             if made >= 3:
                 pts[m] = 3 if made == 5 else 1
             else:
@@ -676,26 +687,25 @@ class FastHand:
                 for s in range(3):
                     if s != m:
                         pts[s] = each
-        else:
-            side = m & 1
-            made = self.tricks[side] + self.tricks[side + 2]
-            lone_maker = lone_def = False
-            for s in self.alone:
-                if s & 1 == side:
-                    lone_maker = True
-                else:
-                    lone_def = True
-            if made >= 3:
-                win_side = side
-                pt = (4 if lone_maker else 2) if made == 5 else 1
+            return pts
+        side = m & 1
+        lone_maker = lone_def = False
+        for s in self.alone:
+            if s & 1 == side:
+                lone_maker = True
             else:
-                win_side = 1 - side
-                if lone_def:
-                    pt = 4 if made == 0 else self.rules.lone_defender_points
-                else:
-                    pt = 2
-            pts[win_side] = pts[win_side + 2] = pt
-        self.points = pts
+                lone_def = True
+        if made >= 3:
+            win_side = side
+            pt = (4 if lone_maker else 2) if made == 5 else 1
+        else:
+            win_side = 1 - side
+            if lone_def:
+                pt = 4 if made == 0 else self.rules.lone_defender_points
+            else:
+                pt = 2
+        pts[win_side] = pts[win_side + 2] = pt
+        return pts
 
     # -- fast random playout -------------------------------------------------
     def playout(self, rng: Random) -> None:

@@ -72,21 +72,8 @@ class Review:
 
 def play_values(h: FastHand) -> dict[int, int]:
     """For each legal card (id) of the seat to act, the maker side's total
-    tricks with best play after playing it."""
-    values = {}
-    for code in h.legal_codes():
-        child = h.copy()
-        child.step(code)
-        if child.over:
-            maker = child.maker
-            values[code >> 4] = sum(
-                child.tricks[s]
-                for s in range(child.n)
-                if s == maker or (not child.cut and (s - maker) % 2 == 0)
-            )
-        else:
-            values[code >> 4] = Solver(child).max_tricks()
-    return values
+    tricks with best play after playing it (``Solver.move_values``)."""
+    return Solver(h).move_values()
 
 
 def review_hand(state: HandState) -> Review | None:
@@ -99,11 +86,7 @@ def review_hand(state: HandState) -> Review | None:
     for _, code in full.calls:
         h.step(code)
     maker = h.maker
-    side = tuple(
-        s
-        for s in range(h.n)
-        if not h.out >> s & 1 and (s == maker or (not h.cut and (s - maker) % 2 == 0))
-    )
+    side = tuple(s for s in range(h.n) if not h.out >> s & 1 and h.on_maker_side(s))
     could = Solver(h).max_tricks()
     mistake = None
     number = len(full.calls)

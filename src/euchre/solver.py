@@ -129,7 +129,6 @@ class Solver:
                 ext[num[c]] = c
         self.ext = ext
         n = h.n
-        maker = h.maker
         side = [0, 0, 0, 0]
         hands = [0, 0, 0, 0]
         active = []
@@ -137,7 +136,7 @@ class Solver:
             if h.out >> s & 1:
                 continue
             active.append(s)
-            if s == maker or (not h.cut and (s - maker) % 2 == 0):
+            if h.on_maker_side(s):
                 side[s] = 1
             m = 0
             for c in _unbits(h.hands[s]):
@@ -555,16 +554,9 @@ def minimax_tricks(h: FastHand) -> int:
     """Reference: plain minimax over the legal plays (slow; for tests)."""
     if h.phase != _PLAY_PHASE:
         if h.over:
-            maker = h.maker
-            return sum(
-                h.tricks[s]
-                for s in range(h.n)
-                if s == maker or (not h.cut and (s - maker) % 2 == 0)
-            )
+            return sum(h.tricks[s] for s in range(h.n) if h.on_maker_side(s))
         raise SolverError("the solver needs a hand in its play phase")
-    maker = h.maker
-    seat = h.turn
-    mine = seat == maker or (not h.cut and (seat - maker) % 2 == 0)
+    mine = h.on_maker_side(h.turn)
     values = []
     for code in h.legal_codes():
         child = h.copy()

@@ -29,7 +29,7 @@ from ..cards import EFFECTIVE_SUIT, POWER
 from ..hand import HandState, Phase
 from ..view import View
 from .rule import RuleBot, strength
-from .search import _maker_side, _utility_row, finish_hand, utility
+from .search import _utility_row, finish_hand, utility
 
 __all__ = ["CheatBot"]
 
@@ -75,8 +75,8 @@ class CheatBot:
             h.step(a.code)
             if h.over and not h.thrown_in:
                 row = _utility_row(h, seat, sc)
-                t = sum(h.tricks[s] for s in range(h.n) if _maker_side(h, s))
-                value[a], mine[a] = row[t], float(t if _maker_side(h, seat) else 5 - t)
+                t = sum(h.tricks[s] for s in range(h.n) if h.on_maker_side(s))
+                value[a], mine[a] = row[t], float(t if h.on_maker_side(seat) else 5 - t)
                 continue
             done = finish_hand(h, state, self.model, "solve", None, seat)
             if done is None:
@@ -84,7 +84,7 @@ class CheatBot:
                 continue
             pts, made = done
             value[a] = utility(pts, seat, h.cut, sc, h.rules.target)
-            mine[a] = float(made if _maker_side(h, seat) else 5 - made)
+            mine[a] = float(made if h.on_maker_side(seat) else 5 - made)
 
         def power(a: Action) -> int:
             if a.kind != "play" or h0.trump == 4:

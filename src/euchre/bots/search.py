@@ -125,41 +125,11 @@ LEVELS: Final = {
 # -- scoring ----------------------------------------------------------------------------
 
 
-def _maker_side(h: FastHand, seat: int) -> bool:
-    m = h.maker
-    return seat == m or (not h.cut and (seat - m) % 2 == 0)
-
-
 def points_table(h: FastHand) -> list[tuple[int, ...]]:
     """For a hand whose trump, maker and lone players are settled: the points
     of every seat if the maker's side ends with 0, 1, ..., 5 tricks (the
     scoring of RULES.md §2 and §3)."""
-    n, m = h.n, h.maker
-    out: list[tuple[int, ...]] = []
-    for made in range(6):
-        pts = [0] * n
-        if h.cut:
-            if made >= 3:
-                pts[m] = 3 if made == 5 else 1
-            else:
-                lone_def = any(s != m for s in h.alone)
-                each = 4 if (lone_def and made == 0) else 2
-                for s in range(3):
-                    if s != m:
-                        pts[s] = each
-        else:
-            side = m & 1
-            lone_maker = any(s & 1 == side for s in h.alone)
-            lone_def = any(s & 1 != side for s in h.alone)
-            if made >= 3:
-                win = side
-                pt = (4 if lone_maker else 2) if made == 5 else 1
-            else:
-                win = 1 - side
-                pt = (4 if made == 0 else h.rules.lone_defender_points) if lone_def else 2
-            pts[win] = pts[win + 2] = pt
-        out.append(tuple(pts))
-    return out
+    return [tuple(h.points_for(made)) for made in range(6)]
 
 
 def utility(
@@ -198,7 +168,7 @@ def _utility_row(h: FastHand, seat: int, scores: Sequence[int]) -> list[float]:
 
 
 def _side_tricks(h: FastHand) -> int:
-    return sum(h.tricks[s] for s in range(h.n) if _maker_side(h, s))
+    return sum(h.tricks[s] for s in range(h.n) if h.on_maker_side(s))
 
 
 # -- fast policies for rollouts -----------------------------------------------------------
@@ -445,7 +415,7 @@ class SearchBot:
             h = st._h
             if row is None:
                 row = _utility_row(h, seat, view.scores)
-            on_maker = _maker_side(h, seat)
+            on_maker = h.on_maker_side(seat)
             tricks = self._move_tricks(h, codes)
             for a in legal:
                 t = tricks[a.code]
