@@ -363,3 +363,28 @@ def test_decisions_are_fast() -> None:
             st = st.apply(decide(bot, st, seat))
         del act
     assert total / count < 0.003, total / count
+
+
+@pytest.mark.parametrize("variant", ["cutthroat", "partnership"])
+@pytest.mark.parametrize("deck", [24, 25, 32])
+def test_play_code_agrees_with_choose_on_the_view(variant: Variant, deck: int) -> None:
+    """The fast play path (read off the state, for the search bot's
+    rollouts) is the same decision as ``choose`` on the seat's view, in every
+    variant, deck and option set, with random players making odd positions."""
+    rng = random.Random(deck * 11 + len(variant))
+    bot = RuleBot(random.Random(0))
+    compared = 0
+    for i, opts in enumerate(OPTION_SETS * 4):
+        rules = Rules(variant=variant, deck=deck, **opts)  # type: ignore[arg-type]
+        other = RandomBot(random.Random(i))
+        st = HandState.deal_random(rules, i % rules.seats, rng)
+        while not st.is_over:
+            seat = st.to_act
+            assert seat is not None
+            if st.phase == Phase.PLAY:
+                view = st.view(seat)
+                assert bot.play_code(st._h, seat) == bot.choose(view, view.legal).code
+                compared += 1
+            chooser: Bot = bot if i % 2 else other
+            st = st.apply(decide(chooser, st, seat))
+    assert compared > 100

@@ -51,6 +51,12 @@ KIND_NAMES: Final = (
 _KIND_BY_NAME: Final = {name: i for i, name in enumerate(KIND_NAMES[:8])}
 
 
+#: One ``Action`` object per code (``keep`` actions excepted: too many).
+_INTERNED: dict[int, Action] = {}
+#: The text of each interned action, once written.
+_TEXT: dict[int, str] = {}
+
+
 class ActionError(ValueError):
     """An action's text is not valid notation (syntax, not legality)."""
 
@@ -62,8 +68,13 @@ class Action:
     __slots__ = ("code",)
     code: int
 
-    def __init__(self, code: int) -> None:
-        """An action from its integer code (see ``code``); checked."""
+    def __new__(cls, code: int) -> Action:
+        """An action from its integer code (see ``code``); checked. Actions
+        other than ``keep`` are interned (one object per code)."""
+        if type(code) is int:
+            cached = _INTERNED.get(code)
+            if cached is not None:
+                return cached
         if type(code) is not int or code < 0:
             raise ActionError(f"not an action code: {code!r}")
         kind, arg = code & 15, code >> 4
@@ -77,7 +88,11 @@ class Action:
             ok = kind <= MERGE and arg == 0
         if not ok:
             raise ActionError(f"not an action code: {code!r}")
+        self = object.__new__(cls)
         object.__setattr__(self, "code", code)
+        if kind != KEEP:
+            _INTERNED[code] = self
+        return self
 
     # -- constructors -------------------------------------------------------
     @classmethod
@@ -191,8 +206,19 @@ class Action:
         return tuple(cards_of(self.code >> 4)) if self.code & 15 == KEEP else ()
 
     def __str__(self) -> str:
+        text = _TEXT.get(self.code)
+        if text is not None:
+            return text
         k = self.code & 15
         arg = self.code >> 4
+        if k != KEEP:
+            text = self._text(k, arg)
+            _TEXT[self.code] = text
+            return text
+        return self._text(k, arg)
+
+    @staticmethod
+    def _text(k: int, arg: int) -> str:
         if k == CALL:
             return "call " + "CDHS"[arg]
         if k in (PICKUP, PLAY):

@@ -30,11 +30,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from math import comb
 
-from ..actions import Action
+from ..actions import PLAY, Action
 from ..cards import (
     EFFECTIVE_SUIT,
     JOKER_ID,
@@ -46,7 +47,8 @@ from ..cards import (
     ids_of,
     mask_of,
 )
-from ..hand import Phase
+from ..hand import FastHand, Phase
+from ..rules import Rules
 from ..view import View
 
 __all__ = ["RuleBot", "strength"]
@@ -172,6 +174,28 @@ def mask_of_ids(ids: Iterable[int]) -> int:
     for c in ids:
         m |= 1 << c
     return m
+
+
+@dataclass(slots=True)
+class _PlayInfo:
+    """What the card play reads off a seat's view (see ``RuleBot.play_code``)."""
+
+    seat: int
+    rules: Rules
+    t: int  #: trump
+    hand: int
+    playable: int
+    played: int
+    trick: list[tuple[int, int]]  #: the current trick: (seat, card id)
+    first_trick: bool
+    dead: int  #: cards this seat knows are out of play
+    out: set[int]  #: seats sitting out
+    voids: dict[int, set[int]]  #: suits each seat has shown it lacks
+    held: list[int]  #: cards each seat still holds
+    up: int
+    picked_up: bool | None
+    dealer: int
+    maker: int | None
 
 
 class RuleBot:
@@ -442,24 +466,19 @@ class RuleBot:
         return Action.pass_()
 
     # -- play --------------------------------------------------------------------
-    def _teammates(self, view: View) -> set[int]:
-        me = view.seat
-        if view.rules.cutthroat:
-            if view.maker is None or me == view.maker:
+    @staticmethod
+    def _team(cutthroat: bool, maker: int | None, me: int) -> set[int]:
+        """``me`` and the seats playing on its side."""
+        if cutthroat:
+            if maker is None or me == maker:
                 return {me}
-            return {s for s in range(3) if s != view.maker}
+            return {s for s in range(3) if s != maker}
         return {me, (me + 2) % 4}
 
     def _play(self, view: View, legal: Sequence[Action]) -> Action:
         trump = view.trump
         assert trump is not None
         t = int(trump)
-        rules = view.rules
-        n = rules.seats
-        eff = EFFECTIVE_SUIT[t]
-        smask = SUIT_MASK[t]
-        me = view.seat
-        hand = mask_of(view.hand)
         playable = 0
         for a in legal:
             playable |= 1 << (a.code >> 4)
@@ -467,23 +486,110 @@ class RuleBot:
         for tr in view.tricks:
             for _, c in tr.cards:
                 played |= 1 << c.id
-        trick = view.current_trick
-        for _, c in trick:
+        for _, c in view.current_trick:
             played |= 1 << c.id
-        dead = self._dead_known(view)
-        unseen = deck_mask(rules.deck) & ~hand & ~played & ~dead
-        out = set(view.sitting_out)
+        voids = {s: {int(x) for x in v} for s, v in view.voids().items()}
+        info = _PlayInfo(
+            seat=view.seat,
+            rules=view.rules,
+            t=t,
+            hand=mask_of(view.hand),
+            playable=playable,
+            played=played,
+            trick=[(s, c.id) for s, c in view.current_trick],
+            first_trick=not view.tricks,
+            dead=self._dead_known(view),
+            out=set(view.sitting_out),
+            voids=voids,
+            held=[5 - len(view.played_by(s)) for s in range(view.rules.seats)],
+            up=view.up_card.id,
+            picked_up=view.picked_up,
+            dealer=view.dealer,
+            maker=view.maker,
+        )
+        return Action(PLAY | self._play_info(info) << 4)
+
+    def play_code(self, h: FastHand, seat: int) -> int:
+        """The action code ``choose`` would give for ``seat`` in the play
+        phase of ``h`` — read straight off the fast state, without building a
+        ``View`` (for rollouts and inference in the search bot). It reads only
+        what ``seat``'s view holds; a test checks that it agrees with
+        ``choose`` on the view."""
+        t = h.trump
+        eff = EFFECTIVE_SUIT[t]
+        n = h.n
+        played = 0
+        counts = [0] * n
+        voids: dict[int, set[int]] = {}
+        for leader, cards, _ in h.trick_log:
+            s = leader
+            led = eff[cards[0]]
+            for c in cards:
+                played |= 1 << c
+                counts[s] += 1
+                if eff[c] != led:
+                    voids.setdefault(s, set()).add(led)
+                s = h._next_active(s)
+        trick = []
+        s = h.leader
+        for c in h.trick:
+            played |= 1 << c
+            counts[s] += 1
+            trick.append((s, c))
+            if eff[c] != eff[h.trick[0]]:
+                voids.setdefault(s, set()).add(eff[h.trick[0]])
+            s = h._next_active(s)
+        hand = h.hands[seat]
+        dead = 0
+        if seat == h.dealer and h.dealer_discard >= 0:
+            dead |= 1 << h.dealer_discard
+        if h.merged and seat == h.maker:
+            dead |= h.maker_discards | (h.dummy & ~hand)
+        if h.picked is not True:
+            dead |= 1 << h.up
+        info = _PlayInfo(
+            seat=seat,
+            rules=h.rules,
+            t=t,
+            hand=hand,
+            playable=h.follow_mask(seat),
+            played=played,
+            trick=trick,
+            first_trick=not h.trick_log,
+            dead=dead,
+            out={x for x in range(n) if h.out >> x & 1},
+            voids=voids,
+            held=[5 - k for k in counts],
+            up=h.up,
+            picked_up=h.picked,
+            dealer=h.dealer,
+            maker=h.maker,
+        )
+        return PLAY | self._play_info(info) << 4
+
+    def _play_info(self, info: _PlayInfo) -> int:
+        t = info.t
+        rules = info.rules
+        n = rules.seats
+        eff = EFFECTIVE_SUIT[t]
+        smask = SUIT_MASK[t]
+        me = info.seat
+        hand = info.hand
+        playable = info.playable
+        trick = info.trick
+        unseen = deck_mask(rules.deck) & ~hand & ~info.played & ~info.dead
+        out = info.out
         active = [s for s in range(n) if s not in out]
-        team = self._teammates(view)
-        voids = view.voids()
-        void_mask = {s: sum(smask[int(v)] for v in voids.get(s, ())) for s in range(n)}
+        team = self._team(rules.cutthroat, info.maker, me)
+        voids = info.voids
+        void_mask = {s: sum(smask[v] for v in voids.get(s, ())) for s in range(n)}
         # a seat's cards may be only the unseen ones it has not shown void in
         poss = {s: unseen & ~void_mask[s] for s in active if s != me}
         # the dealer holds the picked-up card unless it was played (or is mine)
-        up = view.up_card.id
-        if view.picked_up and view.dealer != me and unseen >> up & 1:
+        up = info.up
+        if info.picked_up and info.dealer != me and unseen >> up & 1:
             for s in poss:
-                if s != view.dealer:
+                if s != info.dealer:
                     poss[s] &= ~(1 << up)
 
         # seats still to play after me in this trick
@@ -495,7 +601,7 @@ class RuleBot:
                 s = (s + 1) % n
             after.append(s)
         opps_after = [s for s in after if s not in team]
-        held = {s: 5 - len(view.played_by(s)) for s in range(n)}
+        held = info.held
 
         def can_beat(c: int, led: int, seats: Iterable[int]) -> bool:
             """Whether one of ``seats`` may hold a card beating ``c``: of the
@@ -509,7 +615,7 @@ class RuleBot:
                 if led == t or p & smask[led]:
                     return True
                 # only trumps beat it: they need s void in the led suit
-                if led in {int(v) for v in voids.get(s, ())}:
+                if led in voids.get(s, ()):
                     return True
                 if void_chance(s, led) >= self.ruff_risk:
                     return True
@@ -541,19 +647,19 @@ class RuleBot:
             return min(ids, key=keep_rank)
 
         if not trick:
-            return Action.play(_card(self._lead(view, playable, hand, unseen, poss, team, t)))
+            return self._lead(info, playable, hand, unseen, poss, team, t)
 
-        led = eff[trick[0][1].id]
+        led = eff[trick[0][1]]
         power = POWER[t][led]
-        best_seat, best_card = max(trick, key=lambda sc: power[sc[1].id])
-        best = power[best_card.id]
+        best_seat, best_card = max(trick, key=lambda sc: power[sc[1]])
+        best = power[best_card]
         winners = [c for c in ids_of(playable) if power[c] > best]
         if best_seat in team:
-            if not opps_after or not can_beat(best_card.id, led, opps_after):
-                return Action.play(_card(throw(playable)))
+            if not opps_after or not can_beat(best_card, led, opps_after):
+                return throw(playable)
             safe = [c for c in winners if not can_beat(c, led, opps_after)]
             if safe:
-                return Action.play(_card(min(safe, key=lambda c: power[c])))
+                return min(safe, key=lambda c: power[c])
             if winners and self.overtake:
                 # the teammate's card may lose: cover it with the cheapest
                 # card that fewer of the live cards beat
@@ -564,23 +670,23 @@ class RuleBot:
                         m |= poss.get(s, 0) & above
                     return m.bit_count()
 
-                bar = threats(best_card.id)
+                bar = threats(best_card)
                 for w in sorted(winners, key=lambda c: power[c]):
                     if threats(w) < bar:
-                        return Action.play(_card(w))
-            return Action.play(_card(throw(playable)))
+                        return w
+            return throw(playable)
         if not winners:
-            return Action.play(_card(throw(playable)))
+            return throw(playable)
         if not opps_after:
-            return Action.play(_card(min(winners, key=lambda c: power[c])))
+            return min(winners, key=lambda c: power[c])
         safe = [c for c in winners if not can_beat(c, led, opps_after)]
         if safe:
-            return Action.play(_card(min(safe, key=lambda c: power[c])))
-        return Action.play(_card(min(winners, key=lambda c: power[c])))
+            return min(safe, key=lambda c: power[c])
+        return min(winners, key=lambda c: power[c])
 
     def _lead(
         self,
-        view: View,
+        info: _PlayInfo,
         playable: int,
         hand: int,
         unseen: int,
@@ -595,7 +701,7 @@ class RuleBot:
         off = playable & ~trumps
         opps = [s for s in poss if s not in team]
         mates = [s for s in poss if s in team]
-        maker = view.maker
+        maker = info.maker
         maker_side = maker is not None and maker in team
         opp_trumps = 0
         for s in opps:
@@ -615,9 +721,9 @@ class RuleBot:
                 return top
             if (len(my_trumps) >= self.low_trump_min and self.low_trump_lead) or (
                 self.partner_trump_lead
-                and not view.tricks
-                and maker != view.seat
-                and not view.rules.cutthroat
+                and info.first_trick
+                and maker != info.seat
+                and not info.rules.cutthroat
             ):
                 # draw trumps: partner called it, or length
                 return my_trumps[-1] if len(my_trumps) >= self.low_trump_min else top
@@ -648,7 +754,3 @@ class RuleBot:
         if my_trumps and is_boss(my_trumps[0]):
             return my_trumps[0]
         return my_trumps[-1]
-
-
-def _card(c: int) -> Card:
-    return Card(c)

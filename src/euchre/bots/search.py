@@ -108,6 +108,8 @@ class Level:
     #: preferred to it: sampling noise must not buy deviations
     margin: float = 0.1
     rollout: str = "rule"  #: play after a decision: "rule" (rule bot) or "solve"
+    #: standard errors of the estimated gain a deviation must also clear
+    se_factor: float = 1.0
 
     def decision_samples(self, candidates: int) -> int:
         """Deals to sample for a decision with this many candidate actions."""
@@ -247,7 +249,9 @@ def finish_hand(
             m = h.follow_mask(h.turn)
             if not m & (m - 1):  # forced
                 h.step(PLAY | (m.bit_length() - 1) << 4)
-                continue
+            else:
+                h.step(rule.play_code(h, h.turn))
+            continue
         seat = h.turn
         if p == _MK and seat == me:
             h.step(KEEP | greedy_keep(h.hands[h.maker] | h.dummy, h.trump) << 4)
@@ -328,7 +332,15 @@ class SearchBot:
                 kind = code & 15
                 if kind == PLAY and not infer_plays:
                     break
-                if cur.phase != _PL or cur.follow_mask(s) & (cur.follow_mask(s) - 1):
+                if cur.phase == _PL:
+                    m = cur.follow_mask(s)
+                    if m & (m - 1):
+                        eps = model.epsilon
+                        if model.play_code(cur, s) == code:
+                            w *= 1.0 - eps
+                        else:
+                            w *= eps / (m.bit_count() - 1)
+                else:
                     v = View.of(HandState._wrap(cur, deal), s)
                     if len(v.legal) > 1:
                         taken = Action(MERGE if kind == KEEP else code)
@@ -496,7 +508,7 @@ class SearchBot:
             diffs = [x - y for x, y in zip(per[a], base, strict=True)]
             mean = sum(w * d for w, d in zip(ws, diffs, strict=True))
             var = sum(w * (d - mean) ** 2 for w, d in zip(ws, diffs, strict=True))
-            penalty[a] = self.level.margin + (var / n_eff) ** 0.5
+            penalty[a] = self.level.margin + self.level.se_factor * (var / n_eff) ** 0.5
         order = {a: i for i, a in enumerate(legal)}
 
         def key(a: Action) -> tuple[float, int]:
