@@ -22,7 +22,7 @@ import pytest
 
 from euchre import Action, Card, Deal, HandState, Phase, Rules, Suit
 from euchre.cards import effective_suit
-from euchre.view import View
+from euchre.view import View, public_json
 
 Variant = Literal["cutthroat", "partnership"]
 VARIANTS: tuple[Variant, ...] = ("cutthroat", "partnership")
@@ -534,3 +534,47 @@ def test_unseen_cards() -> None:
     assert len(v1.unseen()) == 24 - 6
     assert Card.parse("QH") not in v1.unseen()
     assert set(v1.unseen()).isdisjoint(s.hand(1))
+
+
+# -- the public part (spectators) ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("variant", "deck"), COMBOS)
+def test_public_json_holds_only_what_every_seat_sees(variant: Variant, deck: int) -> None:
+    """``public_json``: the parts of the views common to all seats, the history
+    masked for every seat, and no card but the up-card and the cards played."""
+    rng = random.Random(5)
+    for states in random_hands(variant, deck, 25, seed=deck * 3 + len(variant)):
+        for state in states:
+            scores = scores_for(state.rules, rng)
+            pub = public_json(state, scores)
+            where = f"after {[f'{s} {a}' for s, a in state.history]}"
+            for key in ("seat", "hand", "discards", "dummy", "legal"):
+                assert key not in pub, where
+            visible = {str(c) for c in played_cards(state)} | {str(state.up_card)}
+            text = json.dumps(pub)
+            assert set(CARD_TOKEN.findall(text)) <= visible, where
+            everyone = set(range(state.rules.seats))
+            assert pub["history"] == [
+                f"{s} {'pickup' if a.kind == 'pickup' else 'keep' if a.kind == 'keep' else a}"
+                for s, a in state.history
+            ], where
+            for seat in everyone:
+                view = state.view(seat, scores).to_json()
+                same = {k: v for k, v in view.items() if k in pub and k != "history"}
+                assert same == {k: v for k, v in pub.items() if k != "history"}, where
+            assert pub["scores"] == list(scores)
+
+
+def test_public_json_masks_the_pickup_and_the_keep() -> None:
+    """The dealer's discard and the maker's kept cards appear in no public history."""
+    for states in random_hands("cutthroat", 24, 60, seed=11):
+        final = states[-1]
+        if final.picked_up and final.merged:
+            pub = public_json(final)
+            assert f"{final.dealer} pickup" in pub["history"]
+            assert f"{final.maker} keep" in pub["history"]
+            assert final.dealer_discard is not None
+            assert str(final.dealer_discard) not in json.dumps(pub["history"])
+            return
+    raise AssertionError("no hand with a pick-up and a merge in the sample")

@@ -255,7 +255,38 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
     ar.add_argument(
         "--quiet", action="store_true", help="no progress bar and no table (use with --out)"
     )
-    return p, {"replay": r, "play": pl, "arena": ar}
+    sv = sub.add_parser(
+        "serve",
+        help="serve the web table: play in a browser, with friends or bots",
+        description=(
+            "Serve the web table (lobby, tables, bots) over HTTP and WebSockets. "
+            "Tables are kept in a SQLite file (default) or a PostgreSQL database."
+        ),
+    )
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    sv.add_argument(
+        "--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free one)"
+    )
+    sv.add_argument(
+        "--data",
+        metavar="DIR",
+        default="euchre-data",
+        help="folder of the SQLite file euchre.db (default ./euchre-data, created)",
+    )
+    sv.add_argument(
+        "--db",
+        metavar="URL",
+        default=None,
+        help="database: sqlite:///PATH.db or postgresql://... (default: DIR/euchre.db)",
+    )
+    sv.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause before each bot action so people can follow (default 0.6)",
+    )
+    return p, {"replay": r, "play": pl, "arena": ar, "serve": sv}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -301,8 +332,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if args.command == "arena":
         return arena_main(args, subs["arena"])
+    if args.command == "serve":
+        return serve_cli(args, subs["serve"])
     parser.print_help()
     return 0
+
+
+def serve_cli(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+    """``euchre serve``: check the options, then run the web server until stopped."""
+    if not 0 <= args.port <= 65535:
+        p.error(f"--port must be from 0 to 65535, not {args.port}")
+    if not 0 <= args.bot_delay <= 60:
+        p.error(f"--bot-delay must be from 0 to 60 seconds, not {args.bot_delay}")
+    try:
+        from .web.serve import serve_main
+    except ImportError:
+        print("euchre serve needs the web extra: pip install 'euchre[web]'", file=sys.stderr)
+        return 2
+    return serve_main(
+        host=args.host, port=args.port, db=args.db, data=args.data, bot_delay=args.bot_delay
+    )
 
 
 # -- arena ----------------------------------------------------------------------

@@ -26,7 +26,7 @@ from .cards import EFFECTIVE_SUIT, SUIT_MASK, Card, Suit, cards_of, deck_mask, i
 from .hand import Deal, HandState, Phase, Trick
 from .rules import Rules
 
-__all__ = ["SampleError", "View"]
+__all__ = ["SampleError", "View", "public_json"]
 
 
 class SampleError(RuntimeError):
@@ -370,3 +370,23 @@ def _match(
         if not try_card(c, set()):
             return None
     return {c: u for u, c in enumerate(owner) if c >= 0}
+
+
+def public_json(state: HandState, scores: Sequence[int] | None = None) -> dict[str, Any]:
+    """What every seat (and a spectator) may see of ``state``, as JSON data.
+
+    The fields of ``View.to_json()`` that are the same for every seat — phase,
+    dealer, to_act, the up-card, trump, maker, alone, tricks, scores ... —
+    with the history masked as in the view of a seat that made none of it (a
+    dealer's ``pickup`` and a maker's ``keep`` without their cards), and
+    without any seat's hand, discards, dummy or legal actions."""
+    data = View.of(state, 0, scores).to_json()
+    for key in ("seat", "hand", "discards", "dummy", "legal"):
+        del data[key]
+    history = []
+    for s, code in state._h.history:
+        kind = code & 15
+        text = "pickup" if kind == PICKUP else "keep" if kind == KEEP else str(Action(code))
+        history.append(f"{s} {text}")
+    data["history"] = history
+    return data

@@ -1,0 +1,379 @@
+"""The game of one web table, rebuilt from what the store holds.
+
+A table is its ``meta`` (rules, seats, token hashes, status, the table seed)
+and its entries (``{"hand", "seat", "action"}``, numbered ``seq = 0, 1, ...``).
+:class:`Game` replays them: every deal is ``Deal.random`` with a generator
+seeded from the table seed and the hand's number, and every bot decision is
+made by a bot seeded from the table seed, the hand and the ``seq``, so a table
+replays — and its bots play on — exactly the same after a restart or in
+another process.
+
+The Cutthroat maker's bare ``keep`` (merge without seeing the dummy) is an
+entry of its own: after it that seat's view is ``view(seat, keep_choice=True)``
+and only the keeps are legal.
+
+Nothing here does I/O; :mod:`euchre.web.app` drives it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, Final
+
+from ..actions import Action, ActionError
+from ..bots import SEARCH_LEVELS, decide, make_bot
+from ..hand import Deal, HandState, IllegalActionError, Phase
+from ..match import Match
+from ..record import hand_record, match_record
+from ..rules import Rules
+from ..view import View, public_json
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "META_VERSION",
+    "Game",
+    "TableError",
+    "derive_seed",
+    "hash_token",
+    "new_meta",
+    "new_token",
+]
+
+#: The bot level of a seat nobody chose a level for.
+DEFAULT_LEVEL: Final = "medium"
+#: The layout version of a table's meta.
+META_VERSION: Final = 1
+#: The longest seat or table name.
+MAX_NAME: Final = 40
+
+
+class TableError(Exception):
+    """A refused request: ``code`` (protocol error code), ``message``, HTTP ``status``."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        """Keep the code, message and HTTP status."""
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def hash_token(token: str) -> str:
+    """The sha256 (hex) of a seat token: all the store keeps of it."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh secret seat token (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 64-bit seed derived from the table seed and ``parts`` (stable across runs)."""
+    text = ":".join([str(seed), *(str(p) for p in parts)])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def clean_name(value: str, what: str = "name") -> str:
+    """A stripped, non-empty name of at most ``MAX_NAME`` printable characters."""
+    name = " ".join(value.split())
+    if not name:
+        raise TableError("bad_request", f"{what} must not be empty")
+    if len(name) > MAX_NAME:
+        raise TableError("bad_request", f"{what} must be at most {MAX_NAME} characters")
+    if not name.isprintable():
+        raise TableError("bad_request", f"{what} must be printable text")
+    return name
+
+
+def new_meta(
+    table_id: str,
+    rules: Rules,
+    levels: Sequence[str | None] | None = None,
+    name: str | None = None,
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """The meta of a new table waiting for players (every seat empty).
+
+    ``levels``: the bot level each seat gets if nobody takes it (None: medium).
+    """
+    n = rules.seats
+    if levels is None:
+        levels = [None] * n
+    if len(levels) != n:
+        raise TableError("bad_request", f"bots must list {n} seats (a level or null for each)")
+    seats = []
+    for i, level in enumerate(levels):
+        if level is not None and level not in SEARCH_LEVELS:
+            raise TableError(
+                "bad_request",
+                f"bots[{i}]: unknown level {level!r} (want one of {', '.join(SEARCH_LEVELS)})",
+            )
+        seats.append(
+            {"name": None, "kind": "empty", "level": level or DEFAULT_LEVEL, "token_sha256": None}
+        )
+    if seed is None:
+        seed = secrets.randbits(63)
+    return {
+        "version": META_VERSION,
+        "table_id": table_id,
+        "name": clean_name(name, "table name") if name is not None else f"{rules.variant} table",
+        "variant": rules.variant,
+        "options": rules.options(),
+        "seed": seed,
+        "first_dealer": random.Random(derive_seed(seed, "dealer")).randrange(n),
+        "seats": seats,
+        "status": "waiting",
+    }
+
+
+class Game:
+    """A table's state replayed from its meta and entries (no I/O)."""
+
+    def __init__(self, meta: dict[str, Any]) -> None:
+        """A game at ``seq`` 0 from ``meta`` (use :meth:`replay` to add entries)."""
+        self.meta = meta
+        self.table_id: str = meta["table_id"]
+        self.rules = Rules.from_options(meta["variant"], meta["options"])
+        self.seed: int = meta["seed"]
+        self.match = Match.new(self.rules, meta["first_dealer"])
+        self.seq = 0
+        #: the seat whose bare ``keep`` (merge intent) is pending this hand, if any
+        self.keep_pending: int | None = None
+        if meta["status"] != "waiting":
+            self._deal_if_needed()
+
+    @classmethod
+    def replay(cls, meta: dict[str, Any], entries: Sequence[dict[str, Any]]) -> Game:
+        """The game after all ``entries`` (each must be legal: the store holds only those)."""
+        game = cls(meta)
+        for entry in entries:
+            game.apply_entry(entry)
+        return game
+
+    # -- state ----------------------------------------------------------------------
+    @property
+    def status(self) -> str:
+        """``waiting``, ``playing`` or ``over``."""
+        if self.meta["status"] == "waiting":
+            return "waiting"
+        return "over" if self.match.is_over else "playing"
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        """The seats of the meta."""
+        seats: list[dict[str, Any]] = self.meta["seats"]
+        return seats
+
+    @property
+    def names(self) -> list[str]:
+        """A display name per seat."""
+        return [s["name"] or f"seat {i}" for i, s in enumerate(self.seats)]
+
+    @property
+    def current(self) -> HandState | None:
+        """The hand in progress, if any."""
+        return self.match.current
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, if a hand is in progress."""
+        return None if self.current is None else self.current.to_act
+
+    def bot_to_act(self) -> int | None:
+        """The bot seat to act now, or None (a human's turn, or no hand)."""
+        seat = self.to_act
+        if self.status != "playing" or seat is None:
+            return None
+        return seat if self.seats[seat]["kind"] == "bot" else None
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is, or None."""
+        digest = hash_token(token)
+        found = None
+        for i, s in enumerate(self.seats):
+            stored = s.get("token_sha256")
+            if stored and hmac.compare_digest(stored, digest):
+                found = i
+        return found
+
+    def view(self, seat: int) -> View | None:
+        """The current view of ``seat`` (after its bare keep: with the dummy), or None."""
+        if self.current is None:
+            return None
+        keep_choice = self.keep_pending == seat
+        return self.current.view(seat, self.match.scores, keep_choice=keep_choice)
+
+    def public(self) -> dict[str, Any] | None:
+        """What every seat may see of the hand in progress, or None."""
+        if self.current is None:
+            return None
+        return public_json(self.current, self.match.scores)
+
+    def summary(self) -> dict[str, Any]:
+        """The public table summary of the protocol (never a hidden card)."""
+        seats = []
+        for i, s in enumerate(self.seats):
+            item: dict[str, Any] = {"seat": i, "name": s["name"], "kind": s["kind"]}
+            if s["kind"] != "human":
+                item["level"] = s["level"]
+            seats.append(item)
+        return {
+            "table_id": self.table_id,
+            "name": self.meta["name"],
+            "variant": self.rules.variant,
+            "rules": {"variant": self.rules.variant, **self.rules.options()},
+            "status": self.status,
+            "seats": seats,
+            "scores": list(self.match.scores),
+            "hands_played": len(self.match.hands),
+            "winners": list(self.match.winners),
+        }
+
+    def hand_record(self, index: int) -> dict[str, Any]:
+        """The record of finished hand ``index``; TableError not_found otherwise."""
+        if not 0 <= index < len(self.match.hands):
+            raise TableError("not_found", f"hand {index} is not over (or does not exist)", 404)
+        return hand_record(self.match.hands[index])
+
+    def match_record(self) -> dict[str, Any]:
+        """The match record of the finished hands."""
+        return match_record(replace(self.match, current=None))
+
+    # -- changes ----------------------------------------------------------------------
+    def deal_for(self, index: int) -> Deal:
+        """The deal of hand ``index`` (from the table seed)."""
+        return Deal.random(self.rules, random.Random(derive_seed(self.seed, "deal", index)))
+
+    def _deal_if_needed(self) -> None:
+        while self.match.needs_deal:
+            self.match = self.match.deal(self.deal_for(len(self.match.hands)))
+
+    def parse(self, text: str) -> Action:
+        """The action written ``text``; TableError illegal if it does not parse."""
+        try:
+            return Action.parse(text)
+        except (ActionError, ValueError) as exc:
+            raise TableError("illegal", f"cannot read the action {text!r}: {exc}") from exc
+
+    def check(self, seat: int, action: Action) -> dict[str, Any]:
+        """The entry for ``seat`` doing ``action`` now, as a person at the table may:
+        the action must be among the seat's view's legal actions. Raises TableError."""
+        if self.status == "waiting":
+            raise TableError("not_started", "the game has not started")
+        if self.status == "over" or self.current is None:
+            raise TableError("illegal", "the match is over")
+        if self.to_act != seat:
+            raise TableError("not_your_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        view = self.view(seat)
+        assert view is not None
+        if action not in view.legal:
+            raise TableError("illegal", self._why_illegal(seat, action))
+        return self._entry(seat, action)
+
+    def _why_illegal(self, seat: int, action: Action) -> str:
+        state = self.current
+        assert state is not None
+        if state.phase == Phase.MAKER:
+            if self.keep_pending == seat:
+                return "you chose to merge the dummy: keep five of the ten cards"
+            if action.kind == "keep" and not action.is_merge:
+                return "choose first: go alone, or keep (merge the dummy without seeing it)"
+        try:
+            state.apply(action, seat)
+        except IllegalActionError as exc:
+            return str(exc)
+        return f"{action} is not allowed now"
+
+    def _entry(self, seat: int, action: Action) -> dict[str, Any]:
+        return {"hand": len(self.match.hands), "seat": seat, "action": str(action)}
+
+    def bot_entry(self) -> dict[str, Any] | None:
+        """The entry the bot to act plays now (deterministic: seeded by table, hand, seq).
+
+        Runs the search (CPU work: call it in a worker thread)."""
+        seat = self.bot_to_act()
+        state = self.current
+        if seat is None or state is None:
+            return None
+        level = self.seats[seat]["level"]
+        bot = make_bot(
+            "search",
+            seed=derive_seed(self.seed, "bot", len(self.match.hands), self.seq),
+            level=level,
+        )
+        action = decide(bot, state, seat, self.match.scores)
+        return self._entry(seat, action)
+
+    def apply_entry(self, entry: dict[str, Any]) -> None:
+        """Apply entry number ``self.seq`` (ValueError if it does not fit: a corrupt table)."""
+        if self.status != "playing" or self.current is None:
+            raise ValueError(f"entry {self.seq}: no hand in progress")
+        if entry.get("hand") != len(self.match.hands):
+            raise ValueError(f"entry {self.seq}: for hand {entry.get('hand')}, not the current one")
+        seat = entry["seat"]
+        action = Action.parse(entry["action"])
+        if action.is_merge:
+            if self.current.phase != Phase.MAKER or self.current.to_act != seat:
+                raise ValueError(f"entry {self.seq}: keep without the maker's choice")
+            if self.keep_pending is not None:
+                raise ValueError(f"entry {self.seq}: keep twice")
+            self.keep_pending = seat
+        else:
+            if self.keep_pending is not None and action.kind == "alone":
+                raise ValueError(f"entry {self.seq}: alone after choosing to merge")
+            self.match = self.match.apply(action, seat)
+            self.keep_pending = None
+            self._deal_if_needed()
+        self.seq += 1
+
+    def start(self) -> None:
+        """Seat bots in the empty seats and deal (meta status ``playing``)."""
+        if self.meta["status"] != "waiting":
+            return
+        for i, s in enumerate(self.seats):
+            if s["kind"] == "empty":
+                s["kind"] = "bot"
+                s["name"] = f"Bot {i + 1} ({s['level']})"
+        self.meta["status"] = "playing"
+        self._deal_if_needed()
+
+    def join(self, seat: int, name: str) -> str:
+        """Seat a person; returns the new secret token (its hash goes in the meta)."""
+        if not 0 <= seat < self.rules.seats:
+            raise TableError("bad_request", f"no seat {seat} (seats 0 to {self.rules.seats - 1})")
+        if self.seats[seat]["kind"] != "empty":
+            raise TableError("seat_taken", f"seat {seat} is taken", 409)
+        if self.status != "waiting":
+            raise TableError("seat_taken", "the game has started", 409)
+        token = new_token()
+        self.seats[seat].update(
+            {"kind": "human", "name": clean_name(name), "token_sha256": hash_token(token)}
+        )
+        return token
+
+    def last_hand(self, review: str | None) -> dict[str, Any] | None:
+        """The protocol's ``last_hand`` for the latest finished hand, or None."""
+        if not self.match.hands:
+            return None
+        index = len(self.match.hands) - 1
+        result = self.match.hands[index].result
+        assert result is not None
+        scores = [0] * self.rules.seats
+        for hand in self.match.hands:
+            r = hand.result
+            assert r is not None
+            scores = [a + b for a, b in zip(scores, r.points, strict=True)]
+        return {
+            "index": index,
+            "points": list(result.points),
+            "scores": scores,
+            "result": result.to_json(),
+            "record": f"/api/tables/{self.table_id}/hands/{index}",
+            "review": review,
+        }
