@@ -1,9 +1,15 @@
-# Two commands on a fresh machine:  make play   and   make test
+# Three commands on a fresh machine:  make play,  make run  and  make test
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: play test lint typecheck unit bench clean
+# System packages the tests need (Debian names): a browser for the page tests,
+# PostgreSQL for the several-processes tests. `make test` installs them when
+# missing and run as root; otherwise it says what to install and goes on.
+SYSTEM_PACKAGES = chromium fonts-liberation postgresql
+SYSDEPS_STAMP   = $(VENV)/.sysdeps-ok
+
+.PHONY: play run test lint typecheck unit bench clean sysdeps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -11,6 +17,10 @@ $(BIN)/python:
 
 $(VENV)/.tui-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[tui]'
+	touch $@
+
+$(VENV)/.web-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[web]'
 	touch $@
 
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
@@ -21,8 +31,13 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 play: $(VENV)/.tui-installed
 	$(BIN)/euchre play $(ARGS)
 
+## Serve the web table (SQLite in ./euchre-data); prints the address to open.
+## ARGS passes options, e.g. make run ARGS="--port 8080 --host 0.0.0.0".
+run: $(VENV)/.web-installed
+	$(BIN)/euchre serve $(ARGS)
+
 ## Every check: lint, strict type check, the test suite.
-test: $(VENV)/.dev-installed lint typecheck unit
+test: $(VENV)/.dev-installed $(SYSDEPS_STAMP) lint typecheck unit
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests bench
@@ -31,8 +46,35 @@ lint: $(VENV)/.dev-installed
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy --strict src
 
-unit: $(VENV)/.dev-installed
+unit: $(VENV)/.dev-installed $(SYSDEPS_STAMP)
 	$(BIN)/pytest -q
+
+## The system packages of the tests (Debian's apt-get, as root; once: a stamp file).
+sysdeps: $(SYSDEPS_STAMP)
+
+$(SYSDEPS_STAMP): | $(BIN)/python
+	@missing=""; \
+	have_pg() { command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; }; \
+	for pkg in $(SYSTEM_PACKAGES); do \
+	  case $$pkg in \
+	    postgresql) have_pg || missing="$$missing $$pkg" ;; \
+	    fonts-liberation) ls /usr/share/fonts/truetype/liberation* >/dev/null 2>&1 || missing="$$missing $$pkg" ;; \
+	    *) command -v $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg" ;; \
+	  esac; \
+	done; \
+	if [ -z "$$missing" ]; then touch $@; exit 0; fi; \
+	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "make: the tests need these system packages:$$missing"; \
+	  echo "make: install them as root: apt-get install -y --no-install-recommends$$missing"; \
+	  exit 0; \
+	fi; \
+	echo "make: installing system packages:$$missing (apt-get)"; \
+	log=$(VENV)/apt-get.log; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	install() { apt-get install -y -q --no-install-recommends $$missing >>$$log 2>&1; }; \
+	if ! ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1; then apt-get update -q >>$$log 2>&1; fi; \
+	if ! install; then apt-get update -q >>$$log 2>&1 && install || { tail -n 30 $$log; echo "make: apt-get failed (log: $$log)"; exit 1; }; fi; \
+	touch $@
 
 ## Random-playout benchmark against OpenSpiel (prints a table).
 bench: $(VENV)/.dev-installed

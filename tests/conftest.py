@@ -3,10 +3,13 @@ applying ``SEAT ACTION`` lines with a turn check."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+
+import pytest
 
 from euchre import Action, Card, Deal, HandState, Rules
 from euchre.actions import parse_seat_action
+from pgserver import PgServer, PostgresMissing
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -42,3 +45,28 @@ def legal(state: HandState) -> set[str]:
 def act(text: str) -> Action:
     """Parse one action."""
     return Action.parse(text)
+
+
+# --- PostgreSQL for the web-table tests (tests/pgserver.py) -------------------------
+# One throwaway server for the whole session, started only if a test asks for it.
+# PostgreSQL missing is a test failure with a clear message, never a silent skip.
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A throwaway PostgreSQL server on 127.0.0.1 (stopped at session end)."""
+    try:
+        server = PgServer.create()
+    except PostgresMissing as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield server
+    server.destroy()
+
+
+@pytest.fixture(scope="session")
+def pg_url(pg_server: PgServer) -> str:
+    """``postgresql://postgres@127.0.0.1:PORT/postgres`` of the session's server."""
+    return pg_server.url
+
+
+# --- end of the PostgreSQL block -----------------------------------------------------
