@@ -1,0 +1,1156 @@
+// The table page: one seat's view of a game, driven by the server's `state`
+// messages over a WebSocket (docs/protocol.md). The page never decides what
+// is legal: it offers exactly the actions in the view's `legal` list.
+
+import { api, forgetSeat, saveName, saveSeat, savedName, savedSeat } from "./api.js";
+import { cardButton, cardImage, cardName, rankText, sortForDisplay, suitIcon } from "./cards.js";
+import {
+  apply,
+  has,
+  language,
+  mountSwitch,
+  onLanguage,
+  pickLanguage,
+  setLanguage,
+  t,
+} from "./i18n.js";
+import { mountRules } from "./rules.js";
+
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const watchOnly = new URLSearchParams(location.search).has("watch");
+
+let mine = savedSeat(tableId); // {seat, token} or null
+let state = null; // the last `state` message
+let ws = null;
+let retry = 0;
+let pending = false; // an action was sent and no answer came yet
+let selected = new Set(); // the keep step: cards chosen so far
+let hint = null; // null, "asked", or the list of suggestions
+let hintSeq = -1;
+let gone = false; // the server said this table does not exist
+const recordCache = new Map(); // hand index -> hand record (for its last trick)
+
+// -- small helpers -----------------------------------------------------------
+
+/** A translated line whose {placeholders} may be DOM nodes (cards, suits). */
+function fmt(key, params = {}) {
+  const frag = document.createDocumentFragment();
+  const text = t(
+    key,
+    Object.fromEntries(Object.entries(params).filter(([, v]) => !(v instanceof Node))),
+  );
+  let last = 0;
+  for (const m of text.matchAll(/\{(\w+)\}/g)) {
+    const node = params[m[1]];
+    if (!(node instanceof Node)) continue;
+    frag.append(text.slice(last, m.index), node.cloneNode(true));
+    last = m.index + m[0].length;
+  }
+  frag.append(text.slice(last));
+  return frag;
+}
+
+/** A card written inline: rank and suit symbol, with its name for readers. */
+function cardInline(code) {
+  const span = document.createElement("span");
+  span.className = "card-inline";
+  span.setAttribute("aria-label", cardName(code));
+  if (code === "JK") {
+    span.textContent = t("card.joker.short");
+    span.classList.add("joker");
+    return span;
+  }
+  const r = document.createElement("span");
+  r.setAttribute("aria-hidden", "true");
+  r.textContent = rankText(code);
+  span.append(r, suitIcon(code[1]));
+  span.classList.add(code[1] === "H" || code[1] === "D" ? "red" : "black");
+  return span;
+}
+
+function cardsInline(codes) {
+  const span = document.createElement("span");
+  codes.forEach((c, i) => {
+    if (i) span.append(" ");
+    span.append(cardInline(c));
+  });
+  return span;
+}
+
+function suitInline(letter) {
+  const span = document.createElement("span");
+  span.className = "suit-inline";
+  span.append(suitIcon(letter), " ", t(`suit.${letter}`));
+  return span;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  node.append(...children);
+  return node;
+}
+
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => {
+    box.hidden = true;
+  }, 5000);
+}
+
+function errorText(code, message) {
+  const key = `error.${code}`;
+  const base = has(key) ? t(key) : code;
+  return message && code === "illegal" ? `${base}: ${message}` : base;
+}
+
+// -- the game's facts, from the last state -------------------------------------
+
+const table = () => state?.table ?? null;
+const view = () => state?.view ?? state?.public ?? null;
+const mySeat = () => (state && Number.isInteger(state.seat) ? state.seat : null);
+const seatCount = () => table()?.seats.length ?? 3;
+
+function variant() {
+  const tb = table();
+  return (
+    tb?.rules?.variant ?? state?.view?.variant ?? (seatCount() === 4 ? "partnership" : "cutthroat")
+  );
+}
+
+const cutthroat = () => variant() === "cutthroat";
+
+function seatName(s) {
+  const seat = table()?.seats[s];
+  if (!seat) return t("seat.number", { n: s + 1 });
+  if (seat.kind === "bot") return t("seat.bot_name", { n: s + 1, level: t(`level.${seat.level}`) });
+  if (seat.kind === "empty") return t("seat.open");
+  return seat.name || t("seat.number", { n: s + 1 });
+}
+
+/** A partnership's name: the two partners (seats side and side + 2). */
+function teamName(side) {
+  return t("team.name", { a: seatName(side % 2), b: seatName((side % 2) + 2) });
+}
+
+/** Where a seat sits on screen: 0 bottom (you), 1 left, 2 top, 3 right. */
+function pos(s) {
+  const n = seatCount();
+  const me = mySeat() ?? 0;
+  return (s - me + n) % n;
+}
+
+/** The word for `order` from this seat: accept (dealer), assist (dealer's
+ * partner in partnership) or order it up. */
+function orderWord(s, dealer) {
+  if (s === dealer) return "accept";
+  if (!cutthroat() && (s - dealer + 4) % 4 === 2) return "assist";
+  return "order";
+}
+
+function playedCount(v, s) {
+  let k = 0;
+  for (const tr of v.tricks || []) for (const [ps] of tr.cards) if (ps === s) k++;
+  for (const [ps] of v.current_trick || []) if (ps === s) k++;
+  return k;
+}
+
+function merged(v) {
+  if (typeof v.merged === "boolean") return v.merged;
+  return (v.history || []).some((h) => h.split(" ")[1] === "keep");
+}
+
+function isMyTurn() {
+  const v = view();
+  const me = mySeat();
+  return Boolean(
+    v && me !== null && table()?.status === "playing" && v.to_act === me && (v.legal || []).length,
+  );
+}
+
+function keepStep(v) {
+  return v.phase === "maker" && (v.legal || []).some((a) => a.startsWith("keep "));
+}
+
+// -- sending -------------------------------------------------------------------
+
+function send(msg) {
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify(msg));
+    return true;
+  }
+  toast(t("conn.offline"));
+  return false;
+}
+
+function act(action) {
+  if (pending || !mine || !state) return;
+  if (send({ type: "action", token: mine.token, action, seq: state.seq })) {
+    pending = true;
+    document.body.dataset.pending = "1";
+  }
+}
+
+// -- the WebSocket ---------------------------------------------------------------
+
+function setConn(which) {
+  const box = $("conn");
+  box.dataset.state = which;
+  box.replaceChildren(el("span", { "data-i18n": `conn.${which}` }, t(`conn.${which}`)));
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}`);
+  ws = socket;
+  socket.addEventListener("open", () => {
+    retry = 0;
+    setConn("open");
+    socket.send(JSON.stringify({ type: "hello", token: mine?.token ?? null }));
+  });
+  socket.addEventListener("message", (e) => {
+    let msg;
+    try {
+      msg = JSON.parse(e.data);
+    } catch {
+      return;
+    }
+    if (socket === ws) handle(msg);
+  });
+  socket.addEventListener("close", () => {
+    if (socket !== ws || gone) return;
+    setConn("closed");
+    const wait = Math.min(5000, 250 * 2 ** retry++);
+    setTimeout(() => {
+      if (socket === ws) connect();
+    }, wait);
+  });
+}
+
+function reconnect() {
+  const old = ws;
+  ws = null;
+  if (old) old.close();
+  connect();
+}
+
+function handle(msg) {
+  if (msg.type === "state") {
+    if (state && msg.seq < state.seq) return;
+    const changed = !state || msg.seq !== state.seq;
+    const wasKeep = state?.view && keepStep(state.view);
+    state = msg;
+    pending = false;
+    delete document.body.dataset.pending;
+    if (changed) {
+      if (!(msg.view && keepStep(msg.view) && wasKeep)) selected = new Set();
+      if (hintSeq !== msg.seq) hint = null;
+    }
+    noteLastHand();
+    render();
+  } else if (msg.type === "hint") {
+    if (Number.isInteger(msg.seq) && state && msg.seq < state.seq) return;
+    hint = msg.suggest || [];
+    hintSeq = state?.seq ?? -1;
+    renderHint();
+  } else if (msg.type === "error") {
+    pending = false;
+    delete document.body.dataset.pending;
+    if (msg.code === "bad_token" && mine) {
+      forgetSeat(tableId);
+      mine = null;
+      toast(errorText(msg.code, msg.message));
+      reconnect();
+      return;
+    }
+    if (msg.code === "not_found") {
+      gone = true;
+      setConn("closed");
+      $("table-name").textContent = t("error.not_found");
+      toast(t("error.not_found"));
+      return;
+    }
+    if (hint === "asked") hint = null;
+    renderHint();
+    toast(errorText(msg.code, msg.message));
+    render();
+  }
+}
+
+// -- rendering -----------------------------------------------------------------
+
+function render() {
+  if (!state) return;
+  const tb = table();
+  const v = view();
+  const main = $("table");
+  main.dataset.seq = String(state.seq);
+  main.dataset.status = tb.status;
+  main.dataset.variant = variant();
+  main.dataset.seat = mySeat() === null ? "" : String(mySeat());
+  main.dataset.phase = v?.phase ?? "";
+  main.dataset.toAct = v && v.to_act !== null && v.to_act !== undefined ? String(v.to_act) : "";
+  main.dataset.myTurn = isMyTurn() ? "1" : "0";
+  main.dataset.handsPlayed = String(tb.hands_played ?? 0);
+  $("table-name").textContent = tb.name || t("table.title");
+  document.title = `${tb.name || t("table.title")} · ${t("app.name")}`;
+  const waiting = tb.status === "waiting";
+  $("waiting").hidden = !waiting;
+  $("board").hidden = waiting;
+  $("side").hidden = waiting;
+  $("me").hidden = waiting;
+  if (waiting) renderWaiting();
+  else {
+    renderBoard();
+    renderMe();
+    renderSide();
+  }
+  renderWinner();
+}
+
+function renderWaiting() {
+  const tb = table();
+  $("invite-link").value = `${location.origin}/t/${tb.table_id}`;
+  const me = mySeat();
+  const canJoin = me === null && !watchOnly && tb.seats.some((s) => s.kind === "empty");
+  $("join-box").hidden = !canJoin;
+  if (canJoin && !$("join-name").value) $("join-name").value = savedName();
+  $("wait-seats").replaceChildren(
+    ...tb.seats.map((seat) => {
+      const li = el("li", { class: "wait-seat", dataset: { seat: String(seat.seat) } });
+      let who;
+      if (seat.kind === "human") who = seat.name;
+      else if (seat.kind === "bot") who = t(`level.bot.${seat.level}`);
+      else
+        who = seat.level
+          ? t("wait.open_or_bot", { level: t(`level.${seat.level}`) })
+          : t("seat.open");
+      li.append(
+        el("span", { class: "seat-no" }, t("seat.number", { n: seat.seat + 1 })),
+        " ",
+        el("span", {}, who),
+      );
+      if (seat.seat === me) li.append(" ", el("span", { class: "badge you" }, t("badge.you")));
+      if (canJoin && seat.kind === "empty") {
+        li.append(
+          " ",
+          el(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              dataset: { joinSeat: String(seat.seat) },
+              onclick: () => join(seat.seat),
+            },
+            t("wait.sit"),
+          ),
+        );
+      }
+      return li;
+    }),
+  );
+  $("start-button").hidden = me === null;
+  $("start-help").hidden = me === null;
+}
+
+async function join(seat) {
+  const name = $("join-name").value.trim();
+  const error = $("wait-error");
+  if (!name) {
+    error.hidden = false;
+    error.textContent = t("lobby.name_required");
+    $("join-name").focus();
+    return;
+  }
+  error.hidden = true;
+  saveName(name);
+  try {
+    const res = await api.join(tableId, seat, name);
+    saveSeat(tableId, res.seat, res.token);
+    mine = { seat: res.seat, token: res.token };
+    reconnect();
+  } catch (err) {
+    error.hidden = false;
+    error.textContent = errorText(err.code, err.message);
+  }
+}
+
+async function start() {
+  if (!mine) return;
+  $("start-button").disabled = true;
+  try {
+    await api.start(tableId, mine.token);
+  } catch (err) {
+    const error = $("wait-error");
+    error.hidden = false;
+    error.textContent = errorText(err.code, err.message);
+  } finally {
+    $("start-button").disabled = false;
+  }
+}
+
+function seatBox(s, v) {
+  const tb = table();
+  const seat = tb.seats[s];
+  const me = mySeat();
+  const box = el("div", { class: "seat", dataset: { seat: String(s) } });
+  const head = el("div", { class: "seat-head" }, el("span", { class: "seat-name" }, seatName(s)));
+  const badges = el("span", { class: "badges" });
+  const badge = (key, cls) => badges.append(el("span", { class: `badge ${cls}` }, t(key)));
+  if (s === me) badge("badge.you", "you");
+  if (!cutthroat() && me !== null && s !== me && (s - me + 4) % 4 === 2)
+    badge("badge.partner", "partner");
+  if (v) {
+    if (v.dealer === s) badge("badge.dealer", "dealer");
+    if (v.maker === s) badge("badge.maker", "maker");
+    if ((v.alone || []).includes(s)) badge("badge.alone", "alone");
+    if ((v.sitting_out || []).includes(s)) badge("badge.out", "out");
+  }
+  head.append(badges);
+  box.append(head);
+  if (v && v.to_act === s && tb.status === "playing") {
+    box.classList.add("to-act");
+    box.append(el("span", { class: "turn-note" }, s === me ? t("turn.you") : t("turn.thinking")));
+  }
+  if (v && (s !== me || me === null)) {
+    const backs = el("div", { class: "backs" });
+    const count = Math.max(0, 5 - playedCount(v, s));
+    for (let i = 0; i < count; i++) backs.append(cardImage(null));
+    if ((v.sitting_out || []).includes(s)) backs.classList.add("out");
+    box.append(backs);
+  }
+  if (v && v.phase === "play") {
+    box.append(
+      el("div", { class: "seat-meta" }, t("seat.tricks", { n: (v.tricks_won || [])[s] ?? 0 })),
+    );
+  }
+  return box;
+}
+
+function dummyBox(v) {
+  const box = el("div", { class: "seat dummy" });
+  box.append(
+    el("div", { class: "seat-head" }, el("span", { class: "seat-name" }, t("seat.dummy"))),
+  );
+  let note = "";
+  if (merged(v)) note = t("dummy.merged", { name: seatName(v.maker) });
+  else if (v.maker !== null && v.maker !== undefined && (v.alone || []).includes(v.maker))
+    note = t("dummy.unused");
+  if (!merged(v)) {
+    const backs = el("div", { class: "backs" });
+    for (let i = 0; i < 5; i++) backs.append(cardImage(null));
+    box.append(backs);
+  }
+  if (note) box.append(el("div", { class: "seat-meta" }, note));
+  return box;
+}
+
+function renderBoard() {
+  const v = view();
+  const n = seatCount();
+  for (let p = 0; p < 4; p++) $(`pos-${p}`).replaceChildren();
+  for (let s = 0; s < n; s++) $(`pos-${pos(s)}`).append(seatBox(s, v));
+  if (n === 3 && v) $("pos-3").append(dummyBox(v));
+  $("board").dataset.seats = String(n);
+  // up-card
+  const up = $("up");
+  up.replaceChildren();
+  const trump = $("trump");
+  trump.replaceChildren();
+  if (!v) {
+    renderTrick(null);
+    return;
+  }
+  const bidding = ["joker_call", "bid1", "pickup"].includes(v.phase);
+  if (v.up_card && v.phase !== "over") {
+    if (bidding || v.up_card_face_up) {
+      const card = cardImage(v.up_card);
+      let caption = t("up.face_up");
+      if (v.picked_up === false) caption = t("up.left");
+      up.append(card, el("span", { class: "caption" }, caption));
+      if (v.up_card === "JK" && v.up_suit)
+        up.append(
+          el("span", { class: "caption" }, fmt("up.joker_stands", { suit: suitInline(v.up_suit) })),
+        );
+    } else if (v.phase === "bid2") {
+      const card = cardImage(v.up_card);
+      card.classList.add("turned-down");
+      up.append(card, el("span", { class: "caption" }, t("up.turned_down")));
+    } else if (v.picked_up) {
+      up.append(
+        el(
+          "span",
+          { class: "caption" },
+          fmt("up.picked", { name: seatName(v.dealer), card: cardInline(v.up_card) }),
+        ),
+      );
+    }
+  }
+  if (v.trump) {
+    let key = "trump.made";
+    if (merged(v)) key = "trump.made_dummy";
+    else if ((v.alone || []).includes(v.maker)) key = "trump.made_alone";
+    trump.append(fmt(key, { suit: suitInline(v.trump), name: seatName(v.maker) }));
+    trump.dataset.trump = v.trump;
+  } else {
+    delete trump.dataset.trump;
+  }
+  renderTrick(v);
+}
+
+function renderTrick(v) {
+  const slots = [...$("trick").querySelectorAll(".slot")];
+  for (const slot of slots) slot.replaceChildren();
+  const note = $("trick-note");
+  note.textContent = "";
+  $("trick").classList.remove("done");
+  if (!v) return;
+  let cards = v.current_trick || [];
+  let done = null;
+  if (!cards.length && v.phase === "play" && (v.tricks || []).length) {
+    done = v.tricks[v.tricks.length - 1];
+    cards = done.cards;
+    $("trick").classList.add("done");
+    note.textContent = t("trick.won_by", { name: seatName(done.winner) });
+  }
+  for (const [s, code] of cards) {
+    const slot = slots[pos(s)];
+    slot.append(cardImage(code), el("span", { class: "who" }, seatName(s)));
+    slot.dataset.seat = String(s);
+    if (done && done.winner === s) slot.classList.add("winner");
+    else slot.classList.remove("winner");
+  }
+}
+
+function prompt(v) {
+  const me = mySeat();
+  if (me === null) return t("prompt.watching");
+  if (table().status === "over") return t("prompt.match_over");
+  if (!v || v.phase === "over") return t("prompt.next_hand");
+  if (!isMyTurn()) {
+    if (v.to_act === null || v.to_act === undefined) return "";
+    return t("prompt.waiting", { name: seatName(v.to_act) });
+  }
+  switch (v.phase) {
+    case "joker_call":
+      return t("prompt.joker_call");
+    case "bid1":
+      return t(`prompt.bid1.${orderWord(me, v.dealer)}`);
+    case "pickup":
+      return t("prompt.pickup");
+    case "bid2":
+      return t("prompt.bid2");
+    case "maker":
+      return keepStep(v) ? t("prompt.keep", { n: selected.size }) : t("prompt.maker");
+    case "alone":
+      if (cutthroat()) return t("prompt.alone.defender");
+      return t(
+        v.maker === me
+          ? "prompt.alone.maker"
+          : (v.maker - me + 4) % 4 === 2
+            ? "prompt.alone.partner"
+            : "prompt.alone.defender",
+      );
+    case "play":
+      return (v.current_trick || []).length ? t("prompt.follow") : t("prompt.lead");
+    default:
+      return "";
+  }
+}
+
+/** Words for an action string (buttons, hints). */
+function actionText(action, v) {
+  const [kind, ...rest] = action.split(" ");
+  const me = mySeat();
+  switch (kind) {
+    case "pass":
+      if (v && v.phase === "alone") return fmt("act.no_alone");
+      return fmt("act.pass");
+    case "order":
+      return fmt(`act.${orderWord(me, v?.dealer)}`);
+    case "call":
+      return fmt(v?.phase === "joker_call" ? "act.joker_call" : "act.call", {
+        suit: suitInline(rest[0]),
+      });
+    case "pickup":
+      return fmt("act.pickup", { card: cardInline(rest[0]) });
+    case "decline":
+      return fmt("act.decline");
+    case "alone":
+      if (v?.phase === "maker") return fmt("act.alone_maker");
+      return fmt(
+        v && v.maker !== me && !(cutthroat() === false && (v.maker - me + 4) % 4 === 2)
+          ? "act.alone_defend"
+          : "act.alone",
+      );
+    case "keep":
+      return rest.length ? fmt("act.keep_cards", { cards: cardsInline(rest) }) : fmt("act.merge");
+    case "play":
+      return fmt("act.play", { card: cardInline(rest[0]) });
+    default:
+      return document.createTextNode(action);
+  }
+}
+
+function actionButton(action, v, cls = "") {
+  return el(
+    "button",
+    {
+      type: "button",
+      class: `action ${cls}`.trim(),
+      dataset: { action },
+      onclick: () => act(action),
+    },
+    actionText(action, v),
+  );
+}
+
+function renderMe() {
+  const v = view();
+  const me = mySeat();
+  $("me").hidden = false;
+  $("prompt").textContent = prompt(v);
+  const actions = $("actions");
+  actions.replaceChildren();
+  const hand = $("hand");
+  const dummy = $("dummy");
+  hand.replaceChildren();
+  dummy.replaceChildren();
+  $("dummy-wrap").hidden = true;
+  $("hint-button").hidden = !isMyTurn();
+  $("last-trick-button").disabled = !lastTrick();
+  if (me === null || !state.view) {
+    $("hand-wrap").hidden = true;
+    renderHint();
+    return;
+  }
+  $("hand-wrap").hidden = false;
+  const myTurn = isMyTurn();
+  const legal = myTurn ? v.legal : [];
+  const sortSuit =
+    v.trump ?? (["bid1", "pickup", "joker_call"].includes(v.phase) ? v.up_suit : null);
+  const keeping = myTurn && keepStep(v);
+  const pickups = new Set(legal.filter((a) => a.startsWith("pickup ")).map((a) => a.split(" ")[1]));
+  const plays = new Set(legal.filter((a) => a.startsWith("play ")).map((a) => a.split(" ")[1]));
+  let cards = v.hand;
+  if (pickups.size && !cards.includes(v.up_card)) cards = [...cards, v.up_card];
+  cards = sortForDisplay(cards, sortSuit);
+  const makeCard = (code, index) => {
+    const b = cardButton(code);
+    b.dataset.index = String(index + 1);
+    let usable = false;
+    if (keeping) {
+      usable = true;
+      b.setAttribute("aria-pressed", String(selected.has(code)));
+      if (selected.has(code)) b.classList.add("selected");
+      b.addEventListener("click", () => toggleKeep(code));
+    } else if (pickups.size) {
+      usable = pickups.has(code);
+      if (usable) b.addEventListener("click", () => act(`pickup ${code}`));
+      b.setAttribute("aria-label", t("hand.discard_card", { card: cardName(code) }));
+      if (code === v.up_card && !v.hand.includes(code)) {
+        b.classList.add("up-card");
+        b.append(el("span", { class: "card-tag" }, t("hand.up_tag")));
+      }
+    } else if (v.phase === "play" && myTurn) {
+      usable = plays.has(code);
+      if (usable) b.addEventListener("click", () => act(`play ${code}`));
+      else b.classList.add("dim");
+    }
+    if (usable) b.classList.add("legal");
+    else b.setAttribute("aria-disabled", "true");
+    return b;
+  };
+  cards.forEach((code, i) => hand.append(makeCard(code, i)));
+  if (keeping) {
+    $("dummy-wrap").hidden = false;
+    const dcards = sortForDisplay(v.dummy || [], sortSuit);
+    dcards.forEach((code, i) => dummy.append(makeCard(code, cards.length + i)));
+  }
+  // the buttons
+  if (myTurn) {
+    if (keeping) {
+      const keep = el(
+        "button",
+        {
+          type: "button",
+          class: "action primary",
+          dataset: { action: "keep-selected" },
+          onclick: () => act(`keep ${[...selected].join(" ")}`),
+        },
+        t("act.keep_these"),
+      );
+      keep.disabled = selected.size !== 5;
+      actions.append(keep);
+    } else {
+      const order = ["order", "call", "alone", "keep", "decline", "pass"];
+      const buttons = legal
+        .filter((a) => !a.startsWith("play ") && !a.startsWith("pickup "))
+        .sort((a, b) => order.indexOf(a.split(" ")[0]) - order.indexOf(b.split(" ")[0]));
+      for (const a of buttons)
+        actions.append(actionButton(a, v, a === "pass" ? "secondary" : "primary"));
+    }
+  }
+  renderHint();
+}
+
+function toggleKeep(code) {
+  if (selected.has(code)) selected.delete(code);
+  else if (selected.size < 5) selected.add(code);
+  else return;
+  const focused = document.activeElement?.dataset?.card;
+  renderMe();
+  if (focused) document.querySelector(`#me .card[data-card="${focused}"]`)?.focus();
+}
+
+function renderHint() {
+  const box = $("hint-box");
+  const list = $("hint-list");
+  if (hint === null) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  list.replaceChildren();
+  if (hint === "asked") {
+    list.append(el("li", { class: "muted" }, t("hint.thinking")));
+    return;
+  }
+  const v = view();
+  const nf = new Intl.NumberFormat(language(), {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+    signDisplay: "always",
+  });
+  const rows = [...hint].sort((a, b) => b.points - a.points).slice(0, 8);
+  for (const row of rows) {
+    list.append(
+      el(
+        "li",
+        { dataset: { action: row.action } },
+        actionText(row.action, v),
+        " ",
+        el("span", { class: "points" }, t("hint.points", { points: nf.format(row.points) })),
+      ),
+    );
+  }
+  if (!rows.length) list.append(el("li", { class: "muted" }, t("hint.none")));
+}
+
+function askHint() {
+  if (!mine || !isMyTurn()) return;
+  if (send({ type: "hint", token: mine.token })) {
+    hint = "asked";
+    hintSeq = state.seq;
+    renderHint();
+  }
+}
+
+// -- the log of this hand -------------------------------------------------------
+
+function logEntries(v) {
+  const out = [];
+  const n = seatCount();
+  let made = false;
+  let passes = 0;
+  let plays = 0;
+  let trick = 0;
+  const history = v.history || [];
+  history.forEach((line, i) => {
+    const [sText, kind, ...rest] = line.split(" ");
+    const s = Number(sText);
+    const name = seatName(s);
+    const p = { name };
+    let key;
+    if (kind === "call" && i === 0 && v.up_card === "JK") key = "log.joker_call";
+    else if (kind === "pass" && !made) {
+      if (passes === n) out.push({ key: "log.round_two", params: {}, cls: "round" });
+      passes++;
+      key = "log.pass";
+    } else if (kind === "order") {
+      made = true;
+      key = `log.${orderWord(s, v.dealer)}`;
+    } else if (kind === "call") {
+      made = true;
+      key = "log.call";
+    } else if (kind === "pickup") key = rest.length ? "log.pickup_card" : "log.pickup";
+    else if (kind === "decline") key = "log.decline";
+    else if (kind === "alone") key = cutthroat() && s === v.maker ? "log.alone_maker" : "log.alone";
+    else if (kind === "keep") key = rest.length ? "log.keep_cards" : "log.keep";
+    else if (kind === "pass") key = "log.no_alone";
+    else if (kind === "play") key = "log.play";
+    else key = "log.other";
+    if (kind === "call") p.suit = suitInline(rest[0]);
+    if (kind === "play" || kind === "pickup") p.card = rest[0] ? cardInline(rest[0]) : "";
+    if (kind === "keep" && rest.length) p.cards = cardsInline(rest);
+    if (key === "log.other") p.action = `${kind} ${rest.join(" ")}`;
+    out.push({ key, params: p, cls: kind });
+    if (kind === "play") {
+      plays++;
+      const tr = (v.tricks || [])[trick];
+      if (tr && plays === tr.cards.length) {
+        out.push({ key: "log.trick_won", params: { name: seatName(tr.winner) }, cls: "trick" });
+        trick++;
+        plays = 0;
+      }
+    }
+  });
+  return out;
+}
+
+function renderSide() {
+  const v = view();
+  const tb = table();
+  // scores
+  const scores = tb.scores ?? v?.scores ?? [];
+  const rows = [];
+  if (cutthroat()) {
+    for (let s = 0; s < seatCount(); s++) rows.push([seatName(s), scores[s] ?? 0, s === mySeat()]);
+  } else {
+    for (const side of [0, 1])
+      rows.push([teamName(side), scores[side] ?? 0, mySeat() !== null && mySeat() % 2 === side]);
+  }
+  const best = Math.max(...rows.map((r) => r[1]));
+  $("scores").replaceChildren(
+    ...rows.map(([name, score, me]) =>
+      el(
+        "tr",
+        { class: `${me ? "me" : ""} ${score === best && best > 0 ? "lead" : ""}`.trim() },
+        el("th", { scope: "row" }, name),
+        el("td", {}, String(score)),
+      ),
+    ),
+  );
+  $("target").textContent = t("score.target", { n: tb.rules?.target ?? 10 });
+  // log
+  const log = $("log");
+  log.replaceChildren();
+  if (v) {
+    for (const entry of logEntries(v))
+      log.append(el("li", { class: entry.cls }, fmt(entry.key, entry.params)));
+    log.scrollTop = log.scrollHeight;
+  }
+  renderLastHand();
+  renderHistory();
+}
+
+// -- finished hands: the last one, and the history of the match --------------------
+
+const histKey = () => `euchre.hist.${tableId}`;
+const dismissKey = () => `euchre.dismissed.${tableId}`;
+
+function storedHistory() {
+  try {
+    const list = JSON.parse(localStorage.getItem(histKey()) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+function noteLastHand() {
+  const last = state?.last_hand;
+  if (!last || !Number.isInteger(last.index)) return;
+  const list = storedHistory();
+  if (!list.some((h) => h.index === last.index)) {
+    list.push({ index: last.index, points: last.points, scores: last.scores });
+    list.sort((a, b) => a.index - b.index);
+    localStorage.setItem(histKey(), JSON.stringify(list));
+  }
+  if (!recordCache.has(last.index) && last.record) {
+    recordCache.set(last.index, null);
+    fetch(last.record)
+      .then((r) => (r.ok ? r.json() : null))
+      .then((rec) => {
+        recordCache.set(last.index, rec);
+        renderLastHand();
+        $("last-trick-button").disabled = !lastTrick();
+      })
+      .catch(() => recordCache.delete(last.index));
+  }
+}
+
+/** The last trick of a hand record: the last plays (a hand is five tricks). */
+function recordLastTrick(rec) {
+  if (!rec || !Array.isArray(rec.actions)) return null;
+  const plays = rec.actions.map((a) => a.split(" ")).filter((p) => p[1] === "play");
+  if (plays.length < 5 || plays.length % 5) return null;
+  const size = plays.length / 5;
+  return { cards: plays.slice(-size).map((p) => [Number(p[0]), p[2]]), winner: null };
+}
+
+/** The last finished trick: of this hand, else of the hand before. */
+function lastTrick() {
+  const v = view();
+  if (v && (v.tricks || []).length) return v.tricks[v.tricks.length - 1];
+  const last = state?.last_hand;
+  return last ? recordLastTrick(recordCache.get(last.index)) : null;
+}
+
+function miniTrick(box, tr) {
+  box.replaceChildren();
+  if (!tr) {
+    box.append(el("p", { class: "muted" }, t("trick.none")));
+    return;
+  }
+  for (const [s, code] of tr.cards) {
+    const item = el(
+      "div",
+      { class: `mini ${tr.winner === s ? "winner" : ""}`.trim(), dataset: { seat: String(s) } },
+      cardImage(code),
+      el("span", { class: "who" }, seatName(s)),
+    );
+    box.append(item);
+  }
+  if (tr.winner !== null && tr.winner !== undefined)
+    box.append(el("p", { class: "trick-note" }, t("trick.won_by", { name: seatName(tr.winner) })));
+}
+
+function pointsText(points) {
+  if (!points || points.every((p) => !p)) return t("hand.no_points");
+  const parts = [];
+  if (cutthroat()) {
+    points.forEach((p, s) => {
+      if (p) parts.push(t("hand.points_one", { name: seatName(s), points: p }));
+    });
+  } else {
+    for (const side of [0, 1]) {
+      if (points[side])
+        parts.push(t("hand.points_one", { name: teamName(side), points: points[side] }));
+    }
+  }
+  return parts.join(" · ");
+}
+
+function renderLastHand() {
+  const last = state?.last_hand;
+  const box = $("last-hand");
+  const dismissed = Number(sessionStorage.getItem(dismissKey()) ?? "-1");
+  if (!last || last.index <= dismissed) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  box.dataset.index = String(last.index);
+  $("last-hand-title").textContent = t("hand.over_title", { n: last.index + 1 });
+  const points = $("last-hand-points");
+  points.replaceChildren();
+  const result = last.result;
+  if (result && result.thrown_in) points.append(t("hand.thrown_in"), " ");
+  else if (result && result.trump && Number.isInteger(result.maker)) {
+    const side = cutthroat() ? [result.maker] : [result.maker % 2, (result.maker % 2) + 2];
+    const took = side.reduce((sum, s) => sum + (result.tricks?.[s] ?? 0), 0);
+    points.append(
+      fmt("hand.result", { name: seatName(result.maker), suit: suitInline(result.trump), n: took }),
+      " ",
+    );
+  }
+  points.append(el("strong", {}, pointsText(last.points)));
+  miniTrick($("last-hand-trick"), recordLastTrick(recordCache.get(last.index)));
+  const review = $("last-hand-review");
+  const words = reviewContent(last);
+  review.hidden = !words;
+  review.replaceChildren();
+  if (words) review.append(el("strong", {}, t("hand.review")), " ", words);
+  const link = $("last-hand-record");
+  link.href = last.record;
+  link.setAttribute("download", `euchre-${tableId}-hand-${last.index + 1}.json`);
+}
+
+/** The end-of-hand review in the page's language when the server sends its facts
+ * (`review_facts`), else the server's own sentence (`review`), else null. */
+function reviewContent(last) {
+  const f = last.review_facts;
+  if (!f || !Array.isArray(f.maker_side) || !f.maker_side.length) return last.review || null;
+  const who =
+    f.maker_side.length === 1
+      ? t("review.maker", { name: seatName(f.maker_side[0]) })
+      : t("review.makers", { names: f.maker_side.map(seatName).join(", ") });
+  const frag = fmt("review.best", { who, could: f.could_take, took: f.took });
+  frag.append(" ");
+  const m = f.mistake;
+  if (!m) frag.append(t("review.clean"));
+  else {
+    frag.append(
+      fmt("review.mistake", {
+        name: seatName(m.seat),
+        played: cardInline(m.played),
+        best: cardInline(m.best),
+        number: m.number,
+        cost: m.cost,
+      }),
+    );
+  }
+  return frag;
+}
+
+function renderHistory() {
+  const tb = table();
+  const played = tb.hands_played ?? 0;
+  const known = new Map(storedHistory().map((h) => [h.index, h]));
+  const box = $("history");
+  box.replaceChildren();
+  const cols = cutthroat() ? [...Array(seatCount()).keys()] : [0, 1];
+  const colName = (c) => (cutthroat() ? seatName(c) : teamName(c));
+  box.append(
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        el("th", { scope: "col" }, t("history.hand")),
+        ...cols.map((c) => el("th", { scope: "col" }, colName(c))),
+        el("th", { scope: "col" }, t("history.record")),
+      ),
+    ),
+  );
+  const body = el("tbody");
+  for (let i = 0; i < played; i++) {
+    const h = known.get(i);
+    const row = el(
+      "tr",
+      { dataset: { index: String(i) } },
+      el("th", { scope: "row" }, String(i + 1)),
+    );
+    for (const c of cols) {
+      const cell = el("td");
+      if (h) {
+        const p = h.points?.[c] ?? 0;
+        const pts = p ? `+${p}` : "·";
+        cell.textContent = `${pts} (${h.scores?.[c] ?? ""})`;
+      } else cell.textContent = "–";
+      row.append(cell);
+    }
+    row.append(
+      el(
+        "td",
+        {},
+        el(
+          "a",
+          {
+            href: `/api/tables/${encodeURIComponent(tableId)}/hands/${i}`,
+            download: `euchre-${tableId}-hand-${i + 1}.json`,
+          },
+          t("history.download_hand"),
+        ),
+      ),
+    );
+    body.append(row);
+  }
+  box.append(body);
+  $("match-record").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
+  $("match-record").setAttribute("download", `euchre-${tableId}-match.json`);
+  $("match-record").hidden = played === 0;
+}
+
+function renderWinner() {
+  const tb = table();
+  const box = $("winner");
+  const winners = tb.winners || [];
+  if (!winners.length) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  let names;
+  if (cutthroat()) names = winners.map(seatName);
+  else names = [...new Set(winners.map((s) => s % 2))].map((side) => teamName(side));
+  const mine_ = mySeat() !== null && winners.includes(mySeat());
+  box.textContent =
+    names.length === 1 && cutthroat()
+      ? t("winner.one", { name: names[0] })
+      : t("winner.many", { names: names.join(", ") });
+  if (mine_) box.append(" ", el("span", { class: "badge you" }, t("winner.you")));
+  box.dataset.winners = winners.join(",");
+}
+
+// -- keyboard --------------------------------------------------------------------
+
+function onKey(e) {
+  const target = e.target;
+  if (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLSelectElement ||
+    target instanceof HTMLTextAreaElement
+  )
+    return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (document.querySelector("dialog[open]")) return;
+  const cards = [...document.querySelectorAll("#me .hand .card")];
+  if (/^[0-9]$/.test(e.key) && cards.length) {
+    const i = e.key === "0" ? 9 : Number(e.key) - 1;
+    const card = cards[i];
+    if (card) {
+      e.preventDefault();
+      card.focus();
+      if (card.getAttribute("aria-disabled") !== "true") card.click();
+    }
+    return;
+  }
+  if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && cards.length) {
+    const i = cards.indexOf(document.activeElement);
+    const next = i < 0 ? 0 : (i + (e.key === "ArrowRight" ? 1 : -1) + cards.length) % cards.length;
+    e.preventDefault();
+    cards[next].focus();
+  }
+}
+
+// -- start ------------------------------------------------------------------------
+
+async function main() {
+  await setLanguage(pickLanguage());
+  mountSwitch($("lang"));
+  mountRules($("rules-button"), $("rules-dialog"), $("rules-body"), variant);
+  onLanguage(() => {
+    apply(document);
+    render();
+  });
+  $("start-button").addEventListener("click", start);
+  $("copy-invite").addEventListener("click", async () => {
+    const input = $("invite-link");
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      toast(t("wait.copied"));
+    } catch {
+      document.execCommand?.("copy");
+    }
+  });
+  $("hint-button").addEventListener("click", askHint);
+  $("last-trick-button").addEventListener("click", () => {
+    miniTrick($("last-trick-body"), lastTrick());
+    $("last-trick-dialog").showModal();
+  });
+  for (const close of $("last-trick-dialog").querySelectorAll("[data-close]")) {
+    close.addEventListener("click", () => $("last-trick-dialog").close());
+  }
+  $("last-hand-close").addEventListener("click", () => {
+    if (state?.last_hand) sessionStorage.setItem(dismissKey(), String(state.last_hand.index));
+    renderLastHand();
+  });
+  document.addEventListener("keydown", onKey);
+  // For tests and curious people: the last state this page got (its own seat's view only).
+  window.euchreTable = { state: () => state };
+  if (!tableId) {
+    toast(t("error.not_found"));
+    return;
+  }
+  setConn("connecting");
+  connect();
+  setInterval(() => {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
+  }, 25000);
+  document.body.dataset.ready = "1";
+}
+
+main();
