@@ -255,13 +255,24 @@ def test_points_table_and_utility() -> None:
     assert table[3][m] == table[4][m] >= 1 and table[5][m] == 3
     assert all(table[2][s] == 2 for s in range(3) if s != m)
     # Cutthroat: own points minus the others' average
-    assert utility((1, 0, 0), 0, True, (0, 0, 0), 10) == 1.0
-    assert utility((0, 2, 2), 0, True, (0, 0, 0), 10) == -2.0
+    assert utility((1, 0, 0), 0, CUT, (0, 0, 0)) == 1.0
+    assert utility((0, 2, 2), 0, CUT, (0, 0, 0)) == -2.0
     # a point that wins the match is worth more; one that loses it, less
-    assert utility((1, 0, 0), 0, True, (9, 5, 5), 10) > utility((1, 0, 0), 0, True, (0, 0, 0), 10)
-    assert utility((0, 2, 2), 0, True, (5, 8, 3), 10) < -2.0
+    assert utility((1, 0, 0), 0, CUT, (9, 5, 5)) > utility((1, 0, 0), 0, CUT, (0, 0, 0))
+    assert utility((0, 2, 2), 0, CUT, (5, 8, 3)) < -2.0
     # partnership: side minus side
-    assert utility((2, 0, 2, 0), 1, False, (0, 0, 0, 0), 10) == -2.0
+    assert utility((2, 0, 2, 0), 1, PART, (0, 0, 0, 0)) == -2.0
+    assert utility((2, 0, 2, 0), 0, PART, (8, 0, 8, 0)) > 2.0
+    # the match's own tie rule: level at the top plays on, or shares the win
+    tied = (1, 1, 0)
+    assert utility(tied, 0, CUT, (9, 9, 0)) == 0.5  # play on: nobody has won yet
+    shared = Rules(tie="share")
+    assert 0.5 < utility(tied, 0, shared, (9, 9, 0)) < utility((1, 0, 0), 0, shared, (9, 8, 0))
+    assert utility(tied, 2, shared, (9, 9, 0)) < -1.0
+
+
+CUT = Rules()
+PART = Rules(variant="partnership")
 
 
 def test_greedy_keep_keeps_trumps() -> None:

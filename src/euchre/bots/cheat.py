@@ -83,7 +83,7 @@ class CheatBot:
                 value[a], mine[a] = 0.0, 0.0
                 continue
             pts, made = done
-            value[a] = utility(pts, seat, h.cut, sc, h.rules.target)
+            value[a] = utility(pts, seat, h.rules, sc)
             mine[a] = float(made if h.on_maker_side(seat) else 5 - made)
 
         def power(a: Action) -> int:

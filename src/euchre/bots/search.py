@@ -72,6 +72,8 @@ from typing import Final, cast
 from ..actions import ALONE, KEEP, MERGE, PLAY, Action
 from ..cards import EFFECTIVE_SUIT, POWER, Rank
 from ..hand import FastHand, HandState, Phase
+from ..match import winners_of
+from ..rules import Rules
 from ..solver import Solver
 from ..view import View
 from .rule import RuleBot, strength
@@ -134,39 +136,37 @@ def points_table(h: FastHand) -> list[tuple[int, ...]]:
     return [tuple(h.points_for(made)) for made in range(6)]
 
 
-def utility(
-    points: Sequence[int], seat: int, cutthroat: bool, scores: Sequence[int], target: int
-) -> float:
+def utility(points: Sequence[int], seat: int, rules: Rules, scores: Sequence[int]) -> float:
     """What a hand's ``points`` are worth to ``seat``: own points minus the
     average of the others' (Cutthroat) or the side's points minus the other
-    side's (partnership), plus ``MATCH_WIN`` if these points win the match for
-    the seat (its side), minus it if they win it for someone else."""
+    side's (partnership); plus ``MATCH_WIN`` if these points end the match
+    with the seat (its side) among the winners (``match.winners_of``: the
+    rule book's winning and tie rules; a shared win is divided among the
+    sides sharing it), minus ``MATCH_WIN`` if they end it with others
+    winning. ``scores`` of the wrong length (or empty) mean no match
+    situation."""
     n = len(points)
+    cutthroat = rules.cutthroat
     if cutthroat:
         value = points[seat] - (sum(points) - points[seat]) / (n - 1)
     else:
         value = float(points[seat] - points[(seat + 1) % 4])
     if not any(points) or len(scores) != n:
         return value
-    new = [s + p for s, p in zip(scores, points, strict=True)]
-    top = max(new)
-    if top < target:
+    winners = winners_of(rules, [s + p for s, p in zip(scores, points, strict=True)])
+    if not winners:
         return value
-    leaders = {s for s in range(n) if new[s] == top}
-    if not cutthroat:
-        leaders = {s & 1 for s in leaders}
-        if len(leaders) == 1:
-            return value + (MATCH_WIN if seat & 1 in leaders else -MATCH_WIN)
-        return value
-    if len(leaders) == 1:
-        return value + (MATCH_WIN if seat in leaders else -MATCH_WIN)
-    return value
+    sides = {w if cutthroat else w & 1 for w in winners}
+    mine = seat if cutthroat else seat & 1
+    if mine in sides:
+        return value + MATCH_WIN / len(sides)
+    return value - MATCH_WIN
 
 
 def _utility_row(h: FastHand, seat: int, scores: Sequence[int]) -> list[float]:
     """Utility for ``seat`` by the maker side's final tricks, 0..5."""
     r = h.rules
-    return [utility(p, seat, h.cut, scores, r.target) for p in points_table(h)]
+    return [utility(p, seat, r, scores) for p in points_table(h)]
 
 
 def _side_tricks(h: FastHand) -> int:
@@ -474,8 +474,7 @@ class SearchBot:
                 legal.append(prior)
         value = dict.fromkeys(legal, 0.0)
         scores = view.scores
-        cut = view.rules.cutthroat
-        target = view.rules.target
+        rules = view.rules
 
         def count() -> None:
             self.solves += 1
@@ -492,7 +491,7 @@ class SearchBot:
                 h.step(code)
                 self.rollouts += 1
                 done = finish_hand(h, st, self.model, self.level.rollout, count, seat)
-                u = 0.0 if done is None else utility(done[0], seat, cut, scores, target)
+                u = 0.0 if done is None else utility(done[0], seat, rules, scores)
                 per[a].append(u)
                 value[a] += w * u
         # An action other than the rule bot's choice must beat it by the
