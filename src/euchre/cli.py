@@ -286,6 +286,13 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         metavar="SECONDS",
         help="pause before each bot action so people can follow (default 0.6)",
     )
+    sv.add_argument(
+        "--bot-timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="longest a bot may think; then the rule bot decides for that seat (default 5)",
+    )
     return p, {"replay": r, "play": pl, "arena": ar, "serve": sv}
 
 
@@ -344,13 +351,20 @@ def serve_cli(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         p.error(f"--port must be from 0 to 65535, not {args.port}")
     if not 0 <= args.bot_delay <= 60:
         p.error(f"--bot-delay must be from 0 to 60 seconds, not {args.bot_delay}")
+    if not 0 < args.bot_timeout <= 600:
+        p.error(f"--bot-timeout must be over 0 and at most 600 seconds, not {args.bot_timeout}")
     try:
         from .web.serve import serve_main
     except ImportError:
         print("euchre serve needs the web extra: pip install 'euchre[web]'", file=sys.stderr)
         return 2
     return serve_main(
-        host=args.host, port=args.port, db=args.db, data=args.data, bot_delay=args.bot_delay
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        data=args.data,
+        bot_delay=args.bot_delay,
+        bot_timeout=args.bot_timeout,
     )
 
 
@@ -515,6 +529,21 @@ def _replay_obj(obj: object) -> dict[str, Any]:
         return replay_result(read_hand(obj))
     except RecordError as e:
         return e.to_json()
+    except RecursionError:
+        return {"error": {"index": 0, "action": "", "reason": "the record is nested too deeply"}}
+
+
+def _parse_json(text: str) -> tuple[object, dict[str, Any] | None]:
+    """The JSON value of ``text``, or None and the error result of text that is not JSON."""
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as e:
+        reason = f"not JSON: {e}"
+    except RecursionError:
+        reason = "not JSON: nested too deeply"
+    except ValueError as e:  # e.g. an integer of more digits than Python converts
+        reason = f"not JSON: {e}"
+    return None, {"error": {"index": 0, "action": "", "reason": reason}}
 
 
 def replay_jsonl(inp: IO[str], out: IO[str]) -> int:
@@ -522,14 +551,8 @@ def replay_jsonl(inp: IO[str], out: IO[str]) -> int:
     for line in inp:
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            result: dict[str, Any] = {
-                "error": {"index": 0, "action": "", "reason": f"not JSON: {e}"}
-            }
-        else:
-            result = _replay_obj(obj)
+        obj, failed = _parse_json(line)
+        result = failed if failed is not None else _replay_obj(obj)
         out.write(json.dumps(result) + "\n")
         out.flush()
     return 0
@@ -549,13 +572,13 @@ def replay_files(files: Sequence[str], *, as_json: bool, out: IO[str]) -> int:
             result: dict[str, Any] = {
                 "error": {"index": 0, "action": "", "reason": f"cannot read {name}: {e.strerror}"}
             }
+        except UnicodeDecodeError:
+            result = {
+                "error": {"index": 0, "action": "", "reason": f"cannot read {name}: not UTF-8 text"}
+            }
         else:
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as e:
-                result = {"error": {"index": 0, "action": "", "reason": f"not JSON: {e}"}}
-            else:
-                result = _replay_obj(obj)
+            obj, failed = _parse_json(text)
+            result = failed if failed is not None else _replay_obj(obj)
         if "error" in result:
             status = 1
         if as_json:

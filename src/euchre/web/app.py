@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import copy
 import json
 import logging
@@ -19,7 +20,7 @@ import random
 import re
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, Final, Literal, get_args, get_type_hints
@@ -36,7 +37,7 @@ from ..bots import SEARCH_LEVELS, SearchBot
 from ..review import review_hand
 from ..rules import VARIANTS, Rules, RulesError
 from .store import Store, StoreConflict, open_store
-from .tables import Game, TableError, derive_seed, new_meta
+from .tables import STOP_TEST_BOTS, Game, TableError, derive_seed, new_meta
 
 __all__ = ["MAX_BODY", "MAX_MESSAGE", "RATE_PER_SECOND", "TableServer", "create_app"]
 
@@ -52,6 +53,26 @@ TABLE_ID: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 STATIC_DIR: Final = Path(__file__).parent / "static"
 #: The level of the search bot that gives hints.
 HINT_LEVEL: Final = "medium"
+
+#: The table this task is writing to the store right now: the store tells its
+#: subscribers of a commit before the write returns, and a process need not catch
+#: up with its own write (it applies it itself). A contextvar, so a notification
+#: from another process (the PostgreSQL listener is a task of its own) is never
+#: mistaken for one's own.
+_WRITING: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "euchre_writing", default=None
+)
+
+
+@contextlib.contextmanager
+def own_write(table_id: str) -> Iterator[None]:
+    """Mark the store writes in this block as this task's own, for ``table_id``."""
+    token = _WRITING.set(table_id)
+    try:
+        yield
+    finally:
+        _WRITING.reset(token)
+
 
 #: The fields each client message type may (and must) have.
 MESSAGE_FIELDS: Final = {
@@ -74,7 +95,7 @@ class Client:
         self.hello = False
         self.seat: int | None = None
         self.token: str | None = None
-        self.last: dict[str, Any] | None = None  # the last state sent, without its seq
+        self.last: str | None = None  # the last state sent, as JSON text without its seq
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.budget = RATE_PER_SECOND
         self.stamp = time.monotonic()
@@ -82,6 +103,10 @@ class Client:
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message (the writer task sends them in order)."""
         self.outbox.put_nowait(json.dumps(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already written as JSON text."""
+        self.outbox.put_nowait(text)
 
     def error(self, code: str, message: str) -> None:
         """Queue an ``error`` message for this client only."""
@@ -125,6 +150,11 @@ class LiveTable:
         self.bot_task: asyncio.Task[None] | None = None
         self.reviews: dict[int, str | None] = {}
         self.hints: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        #: seats whose bot failed (raised or took too long): the rule bot plays them
+        #: for the rest of the match (in this process; what they played is stored)
+        self.fallback: set[int] = set()
+        #: (game, what the summary and last hand depend on, their JSON text)
+        self._shared: tuple[Game, tuple[object, ...], str] | None = None
 
     @property
     def store(self) -> Store:
@@ -177,47 +207,59 @@ class LiveTable:
             async with self.lock:
                 if self.game.match.is_over and self.game.meta["status"] != "over":
                     self.game.meta["status"] = "over"
-                    await self.store.save_meta(self.table_id, self.game.meta)
+                    with own_write(self.table_id):
+                        await self.store.save_meta(self.table_id, self.game.meta)
         self.broadcast()
         self.wake_bots()
 
     # -- telling the clients -----------------------------------------------------------
-    def state_message(self, client: Client, public: dict[str, Any] | None) -> dict[str, Any]:
-        """The ``state`` message for one client (only its seat's view)."""
+    def shared_text(self) -> str:
+        """The JSON members of a ``state`` message that every client gets alike
+        (``table``, ``public``, ``last_hand``), written once per change; the summary
+        and the last hand change only between hands, so they are kept till then."""
         game = self.game
-        view = game.view(client.seat) if client.seat is not None else None
-        last = game.last_hand(self.reviews.get(len(game.match.hands) - 1))
-        return {
-            "type": "state",
-            "seq": game.seq,
-            "table": game.summary(),
-            "seat": client.seat,
-            "view": None if view is None else view.to_json(),
-            "public": public,
-            "last_hand": last,
-        }
+        hands = len(game.match.hands)
+        review = self.reviews.get(hands - 1)
+        key = (game.status, game.meta["status"], hands, review)
+        cached = self._shared
+        if cached is None or cached[0] is not game or cached[1] != key:
+            last = game.last_hand(review)
+            text = f'"table": {json.dumps(game.summary())}, "last_hand": {json.dumps(last)}'
+            cached = self._shared = (game, key, text)
+        return f'"public": {json.dumps(game.public())}, {cached[2]}'
+
+    def state_body(self, client: Client, shared: str) -> str:
+        """The ``state`` message for one client (only its seat's view), as JSON
+        members without ``type`` and ``seq``: what decides whether it changed."""
+        view = self.game.view(client.seat) if client.seat is not None else None
+        view_text = "null" if view is None else json.dumps(view.to_json())
+        return f'"seat": {json.dumps(client.seat)}, "view": {view_text}, {shared}'
+
+    def _state_text(self, body: str) -> str:
+        return f'{{"type": "state", "seq": {self.game.seq}, {body}}}'
 
     def send_state(self, client: Client, *, force: bool = False) -> None:
         """Send ``client`` the state, unless (``force`` off) it saw the same already."""
-        message = self.state_message(client, self.game.public())
-        key = {k: v for k, v in message.items() if k != "seq"}
-        if force or key != client.last:
-            client.last = key
-            client.send(message)
+        body = self.state_body(client, self.shared_text())
+        if force or body != client.last:
+            client.last = body
+            client.send_text(self._state_text(body))
 
     def broadcast(self) -> None:
         """Send every client that said hello the state, if it changed for it.
 
         A change another seat may not see (the maker's bare ``keep``) leaves that
-        seat's message as it was, so it is not sent: nothing leaks by its timing."""
-        public = self.game.public()
-        for client in list(self.clients):
-            if client.hello:
-                message = self.state_message(client, public)
-                key = {k: v for k, v in message.items() if k != "seq"}
-                if key != client.last:
-                    client.last = key
-                    client.send(message)
+        seat's message as it was, so it is not sent: nothing leaks by its timing.
+        The parts all clients share are written to JSON once, each view once."""
+        clients = [c for c in self.clients if c.hello]
+        if not clients:
+            return
+        shared = self.shared_text()
+        for client in clients:
+            body = self.state_body(client, shared)
+            if body != client.last:
+                client.last = body
+                client.send_text(self._state_text(body))
 
     # -- people ---------------------------------------------------------------------------
     async def join(self, seat: int, name: str) -> str:
@@ -228,7 +270,8 @@ class LiveTable:
                 raise TableError("seat_taken", "the game has started", 409)
             game = Game(copy.deepcopy(self.game.meta))
             token = game.join(seat, name)
-            await self.store.save_meta(self.table_id, game.meta)
+            with own_write(self.table_id):
+                await self.store.save_meta(self.table_id, game.meta)
             self.game = game
         await self.after_change()
         return token
@@ -242,7 +285,8 @@ class LiveTable:
             if self.game.status == "waiting":
                 game = Game(copy.deepcopy(self.game.meta))
                 game.start()
-                await self.store.save_meta(self.table_id, game.meta)
+                with own_write(self.table_id):
+                    await self.store.save_meta(self.table_id, game.meta)
                 self.game = game
         await self.after_change()
 
@@ -260,7 +304,8 @@ class LiveTable:
             for _attempt in range(3):
                 entry = self.game.check(seat, action)
                 try:
-                    await self.store.append_action(self.table_id, self.game.seq, entry)
+                    with own_write(self.table_id):
+                        await self.store.append_action(self.table_id, self.game.seq, entry)
                 except StoreConflict:
                     # another process was first: catch up, then see if it still stands
                     await self._refresh_locked()
@@ -301,6 +346,47 @@ class LiveTable:
         if self.bot_task is None or self.bot_task.done():
             self.bot_task = asyncio.create_task(self._run_bots())
 
+    async def _bot_decision(self, game: Game) -> dict[str, Any] | None:
+        """The entry of the bot to act, in a worker thread; if the bot raises or takes
+        longer than ``bot_timeout`` seconds, the rule bot decides on the same view and
+        plays that seat from then on. Only the chosen entry is stored, so a replay
+        never runs a bot again and the fallback cannot change a replayed game.
+
+        The rule bot itself decides in well under a millisecond: it runs here, on
+        the event loop (a worker thread would cost more than the decision)."""
+        seat = game.bot_to_act()
+        if seat is None:
+            return None
+        level = game.seats[seat]["level"]
+        if level == "rule":
+            return game.bot_entry()
+        if seat not in self.fallback:
+            try:
+                return await asyncio.wait_for(
+                    asyncio.to_thread(game.bot_entry), self.server.bot_timeout
+                )
+            except TimeoutError:
+                log.warning(
+                    "table %s: the %s bot of seat %d took over %gs at seq %d; "
+                    "the rule bot plays that seat from now on",
+                    self.table_id,
+                    level,
+                    seat,
+                    self.server.bot_timeout,
+                    game.seq,
+                )
+            except Exception:
+                log.exception(
+                    "table %s: the %s bot of seat %d failed at seq %d; "
+                    "the rule bot plays that seat from now on",
+                    self.table_id,
+                    level,
+                    seat,
+                    game.seq,
+                )
+            self.fallback.add(seat)
+        return game.bot_entry("rule")
+
     async def _run_bots(self) -> None:
         """Play the bots' turns (after the pace delay) until a person is to act."""
         try:
@@ -312,14 +398,15 @@ class LiveTable:
                 await asyncio.sleep(self.server.bot_delay)
                 if self.game is not game or game.seq != seq:
                     continue  # something changed meanwhile: look again
-                entry = await asyncio.to_thread(game.bot_entry)
+                entry = await self._bot_decision(game)
                 if entry is None:
                     continue
                 async with self.lock:
                     if self.game is not game or game.seq != seq:
                         continue
                     try:
-                        await self.store.append_action(self.table_id, seq, entry)
+                        with own_write(self.table_id):
+                            await self.store.append_action(self.table_id, seq, entry)
                     except StoreConflict:
                         # another process played this move first: catch up
                         await self._refresh_locked()
@@ -338,10 +425,12 @@ class LiveTable:
 class TableServer:
     """The tables of one server process and the store they live in."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.6) -> None:
-        """Serve the tables of ``store``; bots wait ``bot_delay`` seconds before acting."""
+    def __init__(self, store: Store, bot_delay: float = 0.6, bot_timeout: float = 5.0) -> None:
+        """Serve the tables of ``store``; bots wait ``bot_delay`` seconds before acting
+        and may think ``bot_timeout`` seconds (then the rule bot decides for them)."""
         self.store = store
         self.bot_delay = bot_delay
+        self.bot_timeout = bot_timeout
         self.tables: dict[str, LiveTable] = {}
         self.closing = False
         self._load_lock = asyncio.Lock()
@@ -349,6 +438,7 @@ class TableServer:
 
     async def start(self) -> None:
         """Open the store, listen for changes, and resume every table in play."""
+        STOP_TEST_BOTS.clear()
         await self.store.open()
         await self.store.subscribe(self._on_change)
         for table_id, meta in await self.store.list_tables():
@@ -361,6 +451,7 @@ class TableServer:
     async def stop(self) -> None:
         """Stop the bots and close the store."""
         self.closing = True
+        STOP_TEST_BOTS.set()
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
         tasks += list(self._tasks)
         for task in tasks:
@@ -373,8 +464,8 @@ class TableServer:
 
     async def _on_change(self, table_id: str) -> None:
         """The store says a table changed (maybe in another process): catch up, later."""
-        if self.closing:
-            return
+        if self.closing or _WRITING.get() == table_id:
+            return  # closing, or this task's own write (it applies the change itself)
         task = asyncio.create_task(self._catch_up(table_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -423,7 +514,8 @@ class TableServer:
             table_id = secrets.token_urlsafe(6)
             meta = new_meta(table_id, rules, levels, name)
             try:
-                await self.store.create_table(table_id, meta)
+                with own_write(table_id):
+                    await self.store.create_table(table_id, meta)
             except ValueError:
                 continue  # the id was taken (very unlikely): draw another
             table = LiveTable(self, Game(meta))
@@ -459,7 +551,7 @@ class TableServer:
             return
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
             client.error("bad_json", "the message is not JSON")
             return
         try:
@@ -552,6 +644,34 @@ class StartTable(BaseModel):
     token: str
 
 
+class ErrorDetail(BaseModel):
+    """The ``error`` of an HTTP error answer: a protocol code and a message."""
+
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """Every HTTP error answer: ``{"error": {"code", "message"}}``."""
+
+    error: ErrorDetail
+
+
+#: The error answers every route may give, for the OpenAPI schema.
+ERROR_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
+    status: {"model": ErrorBody, "description": text}
+    for status, text in [
+        (400, "bad_request or bad_json"),
+        (403, "bad_token"),
+        (404, "not_found"),
+        (405, "method_not_allowed"),
+        (409, "seat_taken"),
+        (413, "too_large"),
+        (503, "busy"),
+    ]
+}
+
+
 def error_response(status: int, code: str, message: str) -> JSONResponse:
     """The protocol's HTTP error body."""
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
@@ -630,9 +750,9 @@ def options_description() -> list[dict[str, Any]]:
     return out
 
 
-def create_app(db: str, bot_delay: float = 0.6) -> FastAPI:
+def create_app(db: str, bot_delay: float = 0.6, bot_timeout: float = 5.0) -> FastAPI:
     """The FastAPI application serving the tables of the store at URL ``db``."""
-    server = TableServer(open_store(db), bot_delay)
+    server = TableServer(open_store(db), bot_delay, bot_timeout)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -642,7 +762,12 @@ def create_app(db: str, bot_delay: float = 0.6) -> FastAPI:
         finally:
             await server.stop()
 
-    app = FastAPI(title="euchre", summary="The Euchre web table", lifespan=lifespan)
+    app = FastAPI(
+        title="euchre",
+        summary="The Euchre web table",
+        lifespan=lifespan,
+        responses=ERROR_RESPONSES,
+    )
     app.state.server = server
     app.add_middleware(BodyLimit)
 

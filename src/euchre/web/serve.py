@@ -46,7 +46,15 @@ def shown_url(url: str) -> str:
     return f"{u.scheme}://{host}{port}{u.path}"
 
 
-def serve_main(*, host: str, port: int, db: str | None, data: str, bot_delay: float) -> int:
+def serve_main(
+    *,
+    host: str,
+    port: int,
+    db: str | None,
+    data: str,
+    bot_delay: float,
+    bot_timeout: float = 5.0,
+) -> int:
     """Serve until interrupted (SIGINT/SIGTERM); returns the exit status."""
     if db is None:
         folder = Path(data)
@@ -68,7 +76,7 @@ def serve_main(*, host: str, port: int, db: str | None, data: str, bot_delay: fl
     print(f"euchre: open http://{shown}:{actual}/ in a browser", flush=True)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config = uvicorn.Config(
-        create_app(db, bot_delay),
+        create_app(db, bot_delay, bot_timeout),
         log_level="warning",
         ws_max_size=WS_MAX_SIZE,
         timeout_graceful_shutdown=3,

@@ -278,16 +278,16 @@ class PostgresStore(Store):
 
         async def insert(conn: Conn, attempt: int) -> None:
             try:
-                async with conn.transaction():
-                    await conn.execute(
-                        "INSERT INTO actions (table_id, seq, entry) VALUES (%s, %s, %s)",
-                        (table_id, seq, Jsonb(entry)),
-                    )
-                    await conn.execute(
-                        "UPDATE tables SET updated_at = clock_timestamp() WHERE table_id = %s",
-                        (table_id,),
-                    )
-                    await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, table_id))
+                # one statement (autocommit: its own transaction), one round trip:
+                # the insert, the timestamp and the NOTIFY (sent at commit) together
+                await conn.execute(
+                    "WITH ins AS (INSERT INTO actions (table_id, seq, entry)"
+                    " VALUES (%s, %s, %s)),"
+                    " upd AS (UPDATE tables SET updated_at = clock_timestamp()"
+                    " WHERE table_id = %s)"
+                    " SELECT pg_notify(%s, %s)",
+                    (table_id, seq, Jsonb(entry), table_id, CHANNEL, table_id),
+                )
             except pg_errors.UniqueViolation as exc:
                 if attempt > 0:  # our own earlier commit, cut off before its answer?
                     cur = await conn.execute(

@@ -19,14 +19,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import random
 import secrets
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Final
 
 from ..actions import Action, ActionError
-from ..bots import SEARCH_LEVELS, decide, make_bot
+from ..bots import SEARCH_LEVELS, Bot, decide, make_bot
 from ..hand import Deal, HandState, IllegalActionError, Phase
 from ..match import Match
 from ..record import hand_record, match_record
@@ -34,8 +37,10 @@ from ..rules import Rules
 from ..view import View, public_json
 
 __all__ = [
+    "BOT_LEVELS",
     "DEFAULT_LEVEL",
     "META_VERSION",
+    "TEST_BOT_LEVELS",
     "Game",
     "TableError",
     "derive_seed",
@@ -46,6 +51,19 @@ __all__ = [
 
 #: The bot level of a seat nobody chose a level for.
 DEFAULT_LEVEL: Final = "medium"
+#: The levels a bot seat may have: the search bot's, and ``rule`` (the rule bot:
+#: quick and cheap, for casual play and for load).
+BOT_LEVELS: Final = (*SEARCH_LEVELS, "rule")
+#: TEST ONLY: with ``EUCHRE_TEST_BOTS=1`` in the server's environment a seat may
+#: also be ``test-raise`` (its bot raises) or ``test-slow`` (its bot thinks for
+#: ever); the fault tests use them to check the fallback to the rule bot. Never
+#: offered to players.
+TEST_BOT_LEVELS: Final = ("test-raise", "test-slow")
+#: How long a ``test-slow`` bot thinks at most (seconds; it stops early when the
+#: server stops, see :data:`STOP_TEST_BOTS`).
+TEST_SLOW_SECONDS: Final = 30.0
+#: Set when the server stops: a ``test-slow`` bot still thinking gives up.
+STOP_TEST_BOTS: Final = threading.Event()
 #: The layout version of a table's meta.
 META_VERSION: Final = 1
 #: The longest seat or table name.
@@ -64,8 +82,10 @@ class TableError(Exception):
 
 
 def hash_token(token: str) -> str:
-    """The sha256 (hex) of a seat token: all the store keeps of it."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    """The sha256 (hex) of a seat token: all the store keeps of it.
+
+    Any string hashes (a lone surrogate a client sent too): it just matches no seat."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def new_token() -> str:
@@ -77,6 +97,40 @@ def derive_seed(seed: int, *parts: object) -> int:
     """A 64-bit seed derived from the table seed and ``parts`` (stable across runs)."""
     text = ":".join([str(seed), *(str(p) for p in parts)])
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def bot_levels() -> tuple[str, ...]:
+    """The bot levels this server accepts (with the test-only ones when enabled)."""
+    if os.environ.get("EUCHRE_TEST_BOTS") == "1":
+        return (*BOT_LEVELS, *TEST_BOT_LEVELS)
+    return BOT_LEVELS
+
+
+class _TestBot:
+    """TEST ONLY (``EUCHRE_TEST_BOTS=1``): a bot that raises, or one that takes too long."""
+
+    def __init__(self, level: str) -> None:
+        self.name = level
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """Raise (``test-raise``) or think until stopped (``test-slow``)."""
+        if self.name == "test-raise":
+            raise RuntimeError("test-raise: this bot always fails")
+        deadline = time.monotonic() + TEST_SLOW_SECONDS
+        while time.monotonic() < deadline and not STOP_TEST_BOTS.wait(0.05):
+            pass
+        return legal[0]
+
+
+def make_level_bot(level: str, seed: int) -> Bot:
+    """The bot of a seat at ``level`` (a search level, ``rule``, or a test-only level)."""
+    if level == "rule":
+        return make_bot("rule", seed=seed)
+    if level in TEST_BOT_LEVELS:
+        if level not in bot_levels():
+            raise ValueError(f"the test-only bot level {level!r} is not enabled")
+        return _TestBot(level)
+    return make_bot("search", seed=seed, level=level)
 
 
 def clean_name(value: str, what: str = "name") -> str:
@@ -108,11 +162,12 @@ def new_meta(
     if len(levels) != n:
         raise TableError("bad_request", f"bots must list {n} seats (a level or null for each)")
     seats = []
+    known = bot_levels()
     for i, level in enumerate(levels):
-        if level is not None and level not in SEARCH_LEVELS:
+        if level is not None and level not in known:
             raise TableError(
                 "bad_request",
-                f"bots[{i}]: unknown level {level!r} (want one of {', '.join(SEARCH_LEVELS)})",
+                f"bots[{i}]: unknown level {level!r} (want one of {', '.join(BOT_LEVELS)})",
             )
         seats.append(
             {"name": None, "kind": "empty", "level": level or DEFAULT_LEVEL, "token_sha256": None}
@@ -145,6 +200,9 @@ class Game:
         self.seq = 0
         #: the seat whose bare ``keep`` (merge intent) is pending this hand, if any
         self.keep_pending: int | None = None
+        #: views of the current state by seat (cleared by every change)
+        self._views: dict[int, View] = {}
+        self._views_of: tuple[object, int | None] | None = None
         if meta["status"] != "waiting":
             self._deal_if_needed()
 
@@ -206,8 +264,15 @@ class Game:
         """The current view of ``seat`` (after its bare keep: with the dummy), or None."""
         if self.current is None:
             return None
-        keep_choice = self.keep_pending == seat
-        return self.current.view(seat, self.match.scores, keep_choice=keep_choice)
+        now = (self.current, self.keep_pending)
+        if self._views_of is None or self._views_of[0] is not now[0] or self._views_of[1] != now[1]:
+            self._views, self._views_of = {}, now
+        view = self._views.get(seat)
+        if view is None:
+            keep_choice = self.keep_pending == seat
+            view = self.current.view(seat, self.match.scores, keep_choice=keep_choice)
+            self._views[seat] = view
+        return view
 
     def public(self) -> dict[str, Any] | None:
         """What every seat may see of the hand in progress, or None."""
@@ -293,20 +358,21 @@ class Game:
     def _entry(self, seat: int, action: Action) -> dict[str, Any]:
         return {"hand": len(self.match.hands), "seat": seat, "action": str(action)}
 
-    def bot_entry(self) -> dict[str, Any] | None:
+    def bot_entry(self, level: str | None = None) -> dict[str, Any] | None:
         """The entry the bot to act plays now (deterministic: seeded by table, hand, seq).
 
-        Runs the search (CPU work: call it in a worker thread)."""
+        ``level``: play this level instead of the seat's (the server's fallback to
+        ``rule`` after a failed bot). Runs the search (CPU work: call it in a worker
+        thread). Only the chosen entry is stored: a replay never runs a bot again."""
         seat = self.bot_to_act()
         state = self.current
         if seat is None or state is None:
             return None
-        level = self.seats[seat]["level"]
-        bot = make_bot(
-            "search",
-            seed=derive_seed(self.seed, "bot", len(self.match.hands), self.seq),
-            level=level,
-        )
+        level = level or self.seats[seat]["level"]
+        parts: tuple[object, ...] = ("bot", len(self.match.hands), self.seq)
+        if level == "rule" and self.seats[seat]["level"] != "rule":
+            parts = ("fallback", len(self.match.hands), self.seq)
+        bot = make_level_bot(level, derive_seed(self.seed, *parts))
         action = decide(bot, state, seat, self.match.scores)
         return self._entry(seat, action)
 

@@ -1,0 +1,47 @@
+"""A small run of the load benchmark (bench/load.py): it starts its own server,
+plays a few tables over WebSockets and stops by itself, with one JSON object
+out, no errors and no acknowledged action lost."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.timeout(120)
+
+SMOKE = ("--tables", "5", "--seconds", "3", "--json")
+
+
+def test_load_smoke_five_tables_sqlite() -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "load.py"), *SMOKE],
+        capture_output=True,
+        text=True,
+        timeout=100,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    result = json.loads(run.stdout)
+    assert result["tables"] == 5
+    assert result["errors"] == 0 and result["lost"] == 0, result
+    assert result["client_actions_per_s"] > 1 and result["actions_per_s"] > 3
+    assert 0 < result["p50_ms"] <= result["p99_ms"] <= result["max_ms"]
+    assert result["entries_checked"] >= 10
+    assert "ready" in run.stderr  # the progress line goes to standard error
+
+
+def test_load_refuses_bad_arguments() -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "load.py"), "--tables", "0"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=ROOT,
+    )
+    assert run.returncode == 2 and "--tables" in run.stderr
