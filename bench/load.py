@@ -373,7 +373,9 @@ async def run_load(
     """Run the clients; (stats, measured seconds, extra figures)."""
     seats = 3 if variant == "cutthroat" else 4
     stats = Stats()
-    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    # Idle pooled connections are dropped before the server's keep-alive timeout
+    # (uvicorn: 5 s), so a request never races the server closing its connection.
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64, keepalive_expiry=2.0)
     async with httpx.AsyncClient(
         base_url=server.url, timeout=60, limits=limits, trust_env=False
     ) as http:
