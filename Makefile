@@ -54,7 +54,7 @@ sysdeps: $(SYSDEPS_STAMP)
 
 $(SYSDEPS_STAMP): | $(BIN)/python
 	@missing=""; \
-	have_pg() { command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; }; \
+	have_pg() { { command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } && { [ "$$(id -u)" != 0 ] || id postgres >/dev/null 2>&1; }; }; \
 	for pkg in $(SYSTEM_PACKAGES); do \
 	  case $$pkg in \
 	    postgresql) have_pg || missing="$$missing $$pkg" ;; \
