@@ -43,7 +43,7 @@ tests compare against.
 
 from __future__ import annotations
 
-from .cards import EFFECTIVE_SUIT, POWER
+from .cards import EFFECTIVE_SUIT, POWER, ids_of
 from .hand import FastHand
 
 __all__ = ["Solver", "SolverError", "can_take", "max_tricks", "minimax_tricks"]
@@ -82,13 +82,23 @@ def _numbering(trump: int) -> list[int]:
 _NUMBERING = tuple(_numbering(t) for t in range(4))
 
 
-def _unbits(m: int) -> list[int]:
-    out = []
+def _representatives(cards: int, rem: int) -> list[int]:
+    """Equivalent-card pruning: the bits of ``cards``, strongest first, keeping
+    one of each run of cards with no other remaining card (``rem``) between
+    them (they win and lose the same tricks)."""
+    moves = []
+    prev = 0
+    m = cards
     while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
+        c = m.bit_length() - 1
+        b = 1 << c
+        m ^= b
+        if prev and not rem & (prev - (b << 1)):
+            prev = b
+            continue
+        prev = b
+        moves.append(c)
+    return moves
 
 
 class Solver:
@@ -139,7 +149,7 @@ class Solver:
             if h.on_maker_side(s):
                 side[s] = 1
             m = 0
-            for c in _unbits(h.hands[s]):
+            for c in ids_of(h.hands[s]):
                 m |= 1 << num[c]
             hands[s] = m
         self.side = side
@@ -353,21 +363,11 @@ class Solver:
         maximizing = self.side[leader]
         order = self.orders[leader]
         first = entry[2]
-        moves = []
-        prev = 0
-        m = hand
-        while m:
-            c = m.bit_length() - 1
-            b = 1 << c
-            m ^= b
-            if prev and not rem & (prev - (b << 1)):
-                prev = b
-                continue
-            prev = b
-            if c != first:
-                moves.append(c)
+        moves = _representatives(hand, rem)
         moves.reverse()
         if first >= 0 and hand >> first & 1:
+            if first in moves:
+                moves.remove(first)
             moves.insert(0, first)
         trick = self._trick
         result = not maximizing
@@ -488,19 +488,7 @@ class Solver:
         if not follow:
             cand = hand
         if cand & (cand - 1):
-            # equivalent-card pruning, strongest first
-            moves = []
-            prev = 0
-            m = cand
-            while m:
-                c = m.bit_length() - 1
-                b = 1 << c
-                m ^= b
-                if prev and not rem & (prev - (b << 1)):
-                    prev = b
-                    continue
-                prev = b
-                moves.append(c)
+            moves = _representatives(cand, rem)  # strongest first
             if side[winner] != mine:
                 # the other side is winning: cheapest winning card, then weakest
                 k = 0
