@@ -46,8 +46,6 @@ progress bar and table, ``matplotlib`` plots and Ray runs (all imported lazily).
 from __future__ import annotations
 
 import hashlib
-import importlib
-import importlib.util
 import logging
 import math
 import os
@@ -59,7 +57,7 @@ from itertools import permutations
 from statistics import NormalDist
 from typing import Any
 
-from .bots.base import Bot, StateBot, act, make_bot
+from .bots.base import ARENA_BOTS, Bot, StateBot, act, make_bot
 from .hand import Deal, HandState
 from .match import winners_of
 from .rules import Rules
@@ -108,69 +106,26 @@ def bot_kind(label: str) -> str:
 
 
 def known_bot_names() -> tuple[str, ...]:
-    """The bot names known now, read from ``bots.base`` when called (so bots
-    registered there later count): its ``ARENA_BOTS`` if it has them, else
-    ``BOT_NAMES`` plus ``cheat`` once ``euchre.bots.cheat`` exists."""
-    from .bots import base
-
-    arena = getattr(base, "ARENA_BOTS", None)
-    if arena is not None:
-        return tuple(arena)
-    names = list(getattr(base, "BOT_NAMES", ("random", "rule")))
-    if "cheat" not in names and _module_exists("euchre.bots.cheat"):
-        names.append("cheat")
-    return tuple(names)
-
-
-def _module_exists(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ImportError:  # pragma: no cover - a broken parent package
-        return False
+    """The bot names the arena knows (``bots.base.ARENA_BOTS``)."""
+    return ARENA_BOTS
 
 
 def make_arena_bot(label: str, seed: int | None = None) -> Bot | StateBot:
-    """The bot for a lineup label, with its own seeded generator.
-
-    ``random`` and ``rule`` are built here (``RandomBot`` / ``RuleBot`` with
-    ``random.Random(seed)``, as ``make_bot`` does), so they never depend on
-    other bot modules; every other name (``search``, ``search:LEVEL``,
-    ``cheat``, ...) goes to ``bots.make_bot``, imported when first needed. If
-    ``make_bot`` does not know ``cheat`` but ``euchre.bots.cheat`` exists,
-    its ``CheatBot(random.Random(seed))`` is used. An unknown name raises
-    ``UnknownBotError`` listing the known names; a bot whose module cannot be
-    imported raises it saying so.
+    """The bot for a lineup label, with its own seeded generator: ``bots.make_bot``
+    on the label's bot name (``random``, ``rule``, ``search``, ``search:LEVEL``,
+    ``cheat``). An unknown name raises ``UnknownBotError`` listing the known
+    names; a known bot with a bad level raises it in ``make_bot``'s words.
     """
     kind = bot_kind(label)
-    if kind == "random":
-        from .bots.random_bot import RandomBot
-
-        return RandomBot(random.Random(seed))
-    if kind == "rule":
-        from .bots.rule import RuleBot
-
-        return RuleBot(random.Random(seed))
-    base_name = kind.split(":", 1)[0]
     try:
         return make_bot(kind, seed)
-    except ImportError as e:
-        raise UnknownBotError(f"bot {label!r} is not available here: {e}") from None
     except ValueError as e:
-        error = e
-    if kind == "cheat" and _module_exists("euchre.bots.cheat"):
-        module = importlib.import_module("euchre.bots.cheat")
-        cls = getattr(module, "CheatBot", None)
-        if cls is not None:
-            bot: Bot | StateBot = cls(random.Random(seed))
-            return bot
-    known = known_bot_names()
-    if kind and base_name in known and base_name != kind:
-        # a known bot with a bad level: make_bot's own words
-        raise UnknownBotError(f"bot {label!r}: {error}") from None
-    raise UnknownBotError(
-        f"unknown bot {label!r} (known: {', '.join(known)}; "
-        "NAME#TAG labels another entry of bot NAME)"
-    ) from None
+        if ":" in kind and kind.split(":", 1)[0] in ARENA_BOTS:
+            raise UnknownBotError(f"bot {label!r}: {e}") from None
+        raise UnknownBotError(
+            f"unknown bot {label!r} (known: {', '.join(ARENA_BOTS)}; "
+            "NAME#TAG labels another entry of bot NAME)"
+        ) from None
 
 
 def check_lineup(labels: Sequence[str], rules: Rules) -> tuple[str, ...]:
