@@ -21,6 +21,7 @@ from typing import Any, Literal
 import pytest
 
 from euchre import Action, Card, Deal, HandState, Phase, Rules, Suit
+from euchre import view as view_module
 from euchre.cards import effective_suit
 from euchre.view import View, public_json
 
@@ -522,6 +523,53 @@ def test_sample_is_random_and_reproducible() -> None:
         for d in deals:
             assert d.hands[1] and sorted(d.hands[1]) == sorted(state.deal.hands[1])
             assert d.kitty[0] == state.up_card
+
+
+def test_sample_is_uniform_over_the_unseen_places() -> None:
+    """Each unseen card lands in each hidden place in proportion to its size
+    (the sampler draws uniformly among consistent deals): seat 1 in round one
+    of Cutthroat sees 6 cards; the other 18 go 5 to each other hand, 5 to the
+    dummy, 3 to the kitty. 3,000 fixed-seed draws, each share within 5
+    standard deviations."""
+    rules = Rules(variant="cutthroat")
+    state = HandState.deal_random(rules, 0, random.Random(11))
+    v = state.view(1)
+    draw = v.sampler()
+    rng = random.Random(5)
+    n = 3000
+    card = v.unseen()[0]
+    counts = {"hand0": 0, "hand2": 0, "dummy": 0, "kitty": 0}
+    for _ in range(n):
+        full = draw(rng)
+        assert full.view(1) == v
+        if card in full.hand(0):
+            counts["hand0"] += 1
+        elif card in full.hand(2):
+            counts["hand2"] += 1
+        elif card in full.deal.dummy:
+            counts["dummy"] += 1
+        else:
+            counts["kitty"] += 1
+    for place, size in (("hand0", 5), ("hand2", 5), ("dummy", 5), ("kitty", 3)):
+        p = size / 18
+        sd = (n * p * (1 - p)) ** 0.5
+        assert abs(counts[place] - n * p) < 5 * sd, (place, counts)
+
+
+def test_sample_falls_back_to_a_matching(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no uniform draws allowed, the random perfect matching still deals
+    consistently (voids, the picked-up card)."""
+    monkeypatch.setattr(view_module._Sampler, "TRIES", 0)
+    s = void_state()
+    for seat in range(4):
+        v = s.view(seat)
+        for k in range(20):
+            assert v.sample(random.Random(k)).view(seat) == v
+    rng = random.Random(9)
+    for states in random_hands("cutthroat", 24, 3, seed=4):
+        for state in states[::4]:
+            for seat in range(3):
+                check_sample(state, seat, (0, 0, 0), rng)
 
 
 def test_unseen_cards() -> None:

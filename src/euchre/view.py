@@ -17,13 +17,13 @@ cards) and returns a full ``HandState`` whose ``view(seat)`` equals this view
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .actions import KEEP, PICKUP, Action
 from .cards import EFFECTIVE_SUIT, SUIT_MASK, Card, Suit, cards_of, deck_mask, ids_of, mask_of
-from .hand import Deal, HandState, Phase, Trick
+from .hand import Deal, FastHand, HandState, Phase, Trick
 from .rules import Rules
 
 __all__ = ["SampleError", "View", "public_json"]
@@ -210,135 +210,199 @@ class View:
 
     def sample(self, rng: random.Random) -> HandState:
         """A full hand state consistent with this view, its unseen cards dealt
-        at random (``rng`` is the only randomness)."""
+        at random (``rng`` is the only randomness): uniformly among the
+        consistent deals (draws that break a void shown in play are drawn
+        again; after a dozen misses a random perfect matching is used)."""
         return _sample(self, rng)
+
+    def sampler(self) -> Callable[[random.Random], HandState]:
+        """``sample`` for many draws from one view: the work that does not
+        depend on the draw is done once, here."""
+        return _Sampler(self)
 
 
 def _sample(v: View, rng: random.Random) -> HandState:
-    rules = v.rules
-    n = rules.seats
-    me = v.seat
-    deck = deck_mask(rules.deck)
-    up = v.up_card.id
-    played = {s: mask_of(v.played_by(s)) for s in range(n)}
-    all_played = 0
-    for m in played.values():
-        all_played |= m
-    own_discards = mask_of(v.discards)
-    known = mask_of(v.hand) | own_discards | mask_of(v.dummy) | all_played | (1 << up)
-    unknown = deck & ~known
-    void_mask = {s: 0 for s in range(n)}
-    if v.trump is not None:
-        for s, suits in v.voids().items():
-            for su in suits:
-                void_mask[s] |= SUIT_MASK[int(v.trump)][int(su)]
-    maker = v.maker
-    merged = v.merged
-    dealer = v.dealer
-    up_hidden = bool(v.picked_up) and me != dealer and not (all_played >> up & 1)
-    if up_hidden:
-        unknown |= 1 << up
+    return _Sampler(v)(rng)
 
-    # Slots: (name, size, allowed mask)
-    slots: list[tuple[str, int, int]] = []
-    for s in range(n):
-        if s == me:
-            continue
-        size = 5 - played[s].bit_count()
-        slots.append((f"hand{s}", size, deck & ~void_mask[s]))
-    if v.picked_up and me != dealer:
-        slots.append(("discard", 1, deck))
-    if merged and me != maker:
-        slots.append(("maker_discards", 5, deck))
-    if rules.cutthroat and not merged and not v.dummy:
-        slots.append(("dummy", 5, deck))
-    kitty_hidden = rules.deck - 5 * (n + (1 if rules.cutthroat else 0)) - 1
-    slots.append(("kitty", kitty_hidden, deck))
-    up_slots = {f"hand{dealer}", "discard"}
-    if merged and maker == dealer:
-        up_slots.add("maker_discards")
 
-    units: list[int] = []  # slot index per unit
-    for i, (_, size, _) in enumerate(slots):
-        units.extend([i] * size)
-    cards = ids_of(unknown)
-    if len(cards) != len(units):
-        raise SampleError(f"{len(cards)} unseen cards for {len(units)} places")
+class _Sampler:
+    """Deals out the unseen cards of one view, again and again: everything
+    that does not depend on the random draw is worked out once."""
 
-    if not rules.dealer_may_discard_upcard:
-        up_slots.discard("discard")
+    #: uniform draws tried (rejecting those that break a void) before falling
+    #: back to a random perfect matching
+    TRIES = 12
 
-    def allowed(c: int, unit: int) -> bool:
-        name, _, mask = slots[units[unit]]
-        if not mask >> c & 1:
-            return False
-        return not (up_hidden and c == up and name not in up_slots)
-
-    assignment = _match(cards, len(units), allowed, rng)
-    if assignment is None:
-        raise SampleError("no deal is consistent with this view")
-    filled: dict[str, int] = {name: 0 for name, _, _ in slots}
-    for c, unit in assignment.items():
-        filled[slots[units[unit]][0]] |= 1 << c
-
-    current = {s: filled.get(f"hand{s}", 0) for s in range(n)}
-    current[me] = mask_of(v.hand)
-    x = (
-        v.discards[0].id
-        if me == dealer and v.picked_up
-        else (ids_of(filled["discard"])[0] if v.picked_up else -1)
-    )
-    if merged and maker is not None:
-        mdisc = (
-            mask_of(v.discards[1:] if me == dealer and v.picked_up else v.discards)
-            if me == maker
-            else filled["maker_discards"]
+    def __init__(self, v: View) -> None:
+        rules = v.rules
+        n = rules.seats
+        me = v.seat
+        self.v = v
+        deck = deck_mask(rules.deck)
+        up = self.up = v.up_card.id
+        played = self.played = {s: mask_of(v.played_by(s)) for s in range(n)}
+        all_played = 0
+        for m in played.values():
+            all_played |= m
+        own_discards = mask_of(v.discards)
+        known = mask_of(v.hand) | own_discards | mask_of(v.dummy) | all_played | (1 << up)
+        unknown = deck & ~known
+        void_mask = {s: 0 for s in range(n)}
+        if v.trump is not None:
+            for s, suits in v.voids().items():
+                for su in suits:
+                    void_mask[s] |= SUIT_MASK[int(v.trump)][int(su)]
+        maker = v.maker
+        merged = v.merged
+        dealer = v.dealer
+        up_hidden = self.up_hidden = (
+            bool(v.picked_up) and me != dealer and not (all_played >> up & 1)
         )
-    else:
-        mdisc = 0
-    orig = {s: current[s] | played[s] for s in range(n)}
-    kept_mask = orig[maker] if (merged and maker is not None) else 0
-    dummy_mask = 0
-    if rules.cutthroat:
-        if merged and maker is not None:
-            if me == maker:
-                dummy_mask = mask_of(v.dummy)
+        if up_hidden:
+            unknown |= 1 << up
+
+        # Slots: (name, size, allowed mask)
+        slots: list[tuple[str, int, int]] = []
+        for s in range(n):
+            if s == me:
+                continue
+            size = 5 - played[s].bit_count()
+            slots.append((f"hand{s}", size, deck & ~void_mask[s]))
+        if v.picked_up and me != dealer:
+            slots.append(("discard", 1, deck))
+        if merged and me != maker:
+            slots.append(("maker_discards", 5, deck))
+        if rules.cutthroat and not merged and not v.dummy:
+            slots.append(("dummy", 5, deck))
+        kitty_hidden = rules.deck - 5 * (n + (1 if rules.cutthroat else 0)) - 1
+        slots.append(("kitty", kitty_hidden, deck))
+        up_slots = {f"hand{dealer}", "discard"}
+        if merged and maker == dealer:
+            up_slots.add("maker_discards")
+        if not rules.dealer_may_discard_upcard:
+            up_slots.discard("discard")
+        self.slots = slots
+        # per unit (one place for one card): the cards it may take
+        unit_masks: list[int] = []
+        self.units: list[int] = []  # slot index per unit
+        for i, (name, size, mask) in enumerate(slots):
+            if up_hidden and name not in up_slots:
+                mask &= ~(1 << up)
+            unit_masks.extend([mask] * size)
+            self.units.extend([i] * size)
+        self.unit_masks = unit_masks
+        self.cards = ids_of(unknown)
+        if len(self.cards) != len(self.units):
+            raise SampleError(f"{len(self.cards)} unseen cards for {len(self.units)} places")
+        self.hand_mask = mask_of(v.hand)
+        self.own_discards = own_discards
+        # the history as engine codes; a dealer's pick-up and a maker's keep
+        # hidden from this seat depend on the draw (None here)
+        codes: list[tuple[int, int | None]] = []
+        for s, text in v.history:
+            if text in ("pickup", "keep"):
+                codes.append((s, None if text == "pickup" else -1))
             else:
-                pool = orig[maker] | mdisc
-                choices = ids_of(pool & ~(1 << up) if (v.picked_up and maker == dealer) else pool)
-                dummy_mask = mask_of(Card(c) for c in rng.sample(choices, 5))
-            orig[maker] = (orig[maker] | mdisc) & ~dummy_mask
-        else:
-            dummy_mask = filled.get("dummy", mask_of(v.dummy))
-    if v.picked_up:
-        orig[dealer] = (orig[dealer] | (1 << x)) & ~(1 << up)
-    kitty_rest = ids_of(filled["kitty"])
-    rng.shuffle(kitty_rest)
+                codes.append((s, Action.parse(text).code))
+        self.codes = codes
 
-    def shuffled(mask: int) -> tuple[Card, ...]:
-        ids = ids_of(mask)
-        rng.shuffle(ids)
-        return tuple(Card(i) for i in ids)
+    def _assign(self, rng: random.Random) -> list[int]:
+        """The unseen cards, one per unit (a list in unit order)."""
+        cards = self.cards
+        masks = self.unit_masks
+        order = cards[:]
+        for _ in range(self.TRIES):
+            rng.shuffle(order)
+            for c, m in zip(order, masks, strict=True):
+                if not m >> c & 1:
+                    break
+            else:
+                return order
+        slots_of = self.unit_masks
 
-    deal = Deal(
-        hands=tuple(shuffled(orig[s]) for s in range(n)),
-        dummy=shuffled(dummy_mask) if rules.cutthroat else (),
-        kitty=(Card(up), *tuple(Card(i) for i in kitty_rest)),
-    )
-    state = HandState(rules, dealer, deal)
-    h = state._h.copy()
-    for s, text in v.history:
-        if text == "pickup":
-            code = PICKUP | x << 4
-        elif text == "keep":
-            code = KEEP | kept_mask << 4
+        def allowed(c: int, unit: int) -> bool:
+            return bool(slots_of[unit] >> c & 1)
+
+        assignment = _match(cards, len(masks), allowed, rng)
+        if assignment is None:
+            raise SampleError("no deal is consistent with this view")
+        out = [0] * len(masks)
+        for c, unit in assignment.items():
+            out[unit] = c
+        return out
+
+    def __call__(self, rng: random.Random) -> HandState:
+        v = self.v
+        rules = v.rules
+        n = rules.seats
+        me = v.seat
+        up = self.up
+        maker = v.maker
+        merged = v.merged
+        dealer = v.dealer
+        played = self.played
+        slots = self.slots
+        filled: dict[str, int] = {name: 0 for name, _, _ in slots}
+        kitty_rest: list[int] = []
+        units = self.units
+        for unit, c in enumerate(self._assign(rng)):
+            name = slots[units[unit]][0]
+            filled[name] |= 1 << c
+            if name == "kitty":
+                kitty_rest.append(c)
+
+        current = {s: filled.get(f"hand{s}", 0) for s in range(n)}
+        current[me] = self.hand_mask
+        x = (
+            v.discards[0].id
+            if me == dealer and v.picked_up
+            else (ids_of(filled["discard"])[0] if v.picked_up else -1)
+        )
+        if merged and maker is not None:
+            mdisc = (
+                mask_of(v.discards[1:] if me == dealer and v.picked_up else v.discards)
+                if me == maker
+                else filled["maker_discards"]
+            )
         else:
-            code = Action.parse(text).code
-        why = h.why_illegal(code)
-        if why is not None or h.turn != s:  # pragma: no cover - a bug if reached
-            raise SampleError(f"sampled deal does not replay: {s} {text}: {why}")
-        h.step(code)
-    return HandState._wrap(h, deal)
+            mdisc = 0
+        orig = {s: current[s] | played[s] for s in range(n)}
+        kept_mask = orig[maker] if (merged and maker is not None) else 0
+        dummy_mask = 0
+        if rules.cutthroat:
+            if merged and maker is not None:
+                if me == maker:
+                    dummy_mask = mask_of(v.dummy)
+                else:
+                    pool = orig[maker] | mdisc
+                    choices = ids_of(
+                        pool & ~(1 << up) if (v.picked_up and maker == dealer) else pool
+                    )
+                    for c in rng.sample(choices, 5):
+                        dummy_mask |= 1 << c
+                orig[maker] = (orig[maker] | mdisc) & ~dummy_mask
+            else:
+                dummy_mask = filled.get("dummy", mask_of(v.dummy))
+        if v.picked_up:
+            orig[dealer] = (orig[dealer] | (1 << x)) & ~(1 << up)
+        hands = [orig[s] for s in range(n)]
+        kitty = [up, *kitty_rest]
+        deal = Deal(
+            hands=tuple(tuple(cards_of(m)) for m in hands),
+            dummy=tuple(cards_of(dummy_mask)) if rules.cutthroat else (),
+            kitty=tuple(Card(i) for i in kitty),
+        )
+        h = FastHand._dealt(rules, dealer, hands[:], dummy_mask, kitty)
+        for s, code in self.codes:
+            if code is None:
+                code = PICKUP | x << 4
+            elif code == -1:
+                code = KEEP | kept_mask << 4
+            why = h.why_illegal(code)
+            if why is not None or h.turn != s:  # pragma: no cover - a bug if reached
+                raise SampleError(f"sampled deal does not replay: {s} {code}: {why}")
+            h.step(code)
+        return HandState._wrap(h, deal)
 
 
 def _match(

@@ -351,8 +351,9 @@ class SearchBot:
 
     def _samples(self, view: View, k: int, rng: random.Random) -> list[tuple[HandState, float]]:
         out = []
+        draw = view.sampler()
         for _ in range(k):
-            st = view.sample(rng)
+            st = draw(rng)
             out.append((st, self.weight(st, view.seat)))
         self.samples += k
         total = sum(w for _, w in out)
