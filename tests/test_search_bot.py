@@ -13,7 +13,7 @@ from typing import Literal
 
 import pytest
 
-from euchre import Action, Card, Deal, HandState, Phase, Rules
+from euchre import Action, Card, Deal, HandState, Phase, Rules, Suit
 from euchre.bots import (
     ARENA_BOTS,
     BOT_NAMES,
@@ -29,6 +29,7 @@ from euchre.bots import (
     make_bot,
 )
 from euchre.bots.search import greedy_keep, points_table, utility
+from euchre.cards import mask_of
 
 Variant = Literal["cutthroat", "partnership"]
 VARIANTS: tuple[Variant, ...] = ("cutthroat", "partnership")
@@ -221,6 +222,41 @@ def test_inference_weighs_down_unlikely_deals() -> None:
     assert mean_trumpy > 3 * mean_bare, (mean_trumpy, mean_bare)
     # the actual deal is as likely as any
     assert bot.weight(state, 0) == pytest.approx(max(trumpy))
+
+
+def test_samples_give_a_merged_maker_the_models_keep() -> None:
+    """RULES.md §2 (the dummy): seat 1 orders, merges and keeps five unseen.
+    A defender's samples give the maker the five the rule bot keeps of its
+    ten sampled cards (``rule_keep``) whenever the play so far allows it —
+    and every sample still shows the defender exactly its own view."""
+    rules = Rules()
+    deal = Deal(
+        hands=(cards("9C TD KS QD AC"), cards("JH JD AH KH 9D"), cards("AS JC QC KC QS")),
+        dummy=cards("QH TH JS KD TS"),
+        kitty=cards("9H 9S TC AD"),
+    )
+    model = RuleBot(random.Random(0))
+    state = HandState(rules, 0, deal).apply(Action.order())
+    state = state.apply(decide(model, state, 0))  # the dealer picks up and discards
+    state = state.apply(decide(model, state, 1))  # the maker merges and keeps five
+    assert state.merged and state.maker == 1
+    while state.phase != Phase.PLAY:
+        state = state.apply(decide(model, state, state.to_act or 0))
+    bot = make_bot("search:hard", 3)
+    assert isinstance(bot, SearchBot)
+    for seat in (0, 2):
+        view = state.view(seat)
+        samples = bot._samples(view, 40, random.Random(seat))
+        kept_as_model = 0
+        for sample, _ in samples:
+            assert sample.view(seat) == view
+            pool = mask_of(sample.hand(1)) | mask_of(sample.maker_discards)
+            kept = model.keep_mask(pool, int(Suit.HEARTS), True, Card.parse("9H").id, 24)
+            kept_as_model += mask_of(sample.hand(1)) == kept
+        assert kept_as_model == len(samples)  # nothing has been played yet
+    # the actual deal: the model's keep is the one made, so it is kept as is
+    sample, factor = bot.rule_keep(state)
+    assert sample is state and factor == pytest.approx(1 - model.epsilon)
 
 
 # -- work by level ------------------------------------------------------------------------------

@@ -440,13 +440,20 @@ class RuleBot:
         if not keeps:
             return Action.alone()
         pool = mask_of(view.hand) | mask_of(view.dummy)
-        dead = 0 if view.picked_up else 1 << view.up_card.id
         deck = view.rules.deck
-        m = _best_keep(pool, t, 5, dead, deck)[1]
+        m = self.keep_mask(pool, t, bool(view.picked_up), view.up_card.id, deck)
         for a in keeps:
             if a.code >> 4 == m:
                 return a
         return max(keeps, key=lambda a: _value(a.code >> 4, t, pool & ~(a.code >> 4), deck))
+
+    @staticmethod
+    def keep_mask(pool: int, trump: int, picked_up: bool, up: int, deck: int) -> int:
+        """The five cards (a mask) this bot keeps of a Cutthroat maker's ten
+        (``pool``, a mask): the best count, the cards left out dead (and the
+        up-card too when the dealer did not pick it up)."""
+        dead = 0 if picked_up else 1 << up
+        return _best_keep(pool, trump, 5, dead, deck)[1]
 
     def _alone(self, view: View, legal: Sequence[Action]) -> Action:
         trump = view.trump

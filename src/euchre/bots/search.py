@@ -17,8 +17,10 @@ could see then (their view reconstructed by replaying the history on the
 sampled deal). Bids, the dealer's pick-up (with the sampled discard), the
 Cutthroat maker's alone-or-merge, the go-alone calls and the joker call are
 always weighed; card plays too at the levels with ``infer_plays`` (hard and
-expert); the maker's hidden choice of five is not (too costly, and the kept
-cards are already fixed by the view). A player who ordered with a hand the
+expert). The Cutthroat maker's hidden choice of five is not left to chance:
+each sample gives the maker the five the model keeps of its ten cards
+(``rule_keep``; a sample whose play so far rules that keep out keeps its
+random five at a 251st of ``epsilon``). A player who ordered with a hand the
 model would pass with gets a tenth of the weight, and so on.
 
 **Card play** (phase ``play``): each sample is solved exactly (double-dummy,
@@ -349,12 +351,44 @@ class SearchBot:
             cur.step(code)
         return w
 
+    def rule_keep(self, sample: HandState) -> tuple[HandState, float]:
+        """A Cutthroat maker who merged keeps, under the model, the rule bot's
+        five of its ten cards: the same deal with that keep (if the play so
+        far allows it) and the model's probability of the keep, ``1 -
+        epsilon``; else the sample as it is, with the probability of a keep
+        the model would not make (``epsilon`` shared by the other 251)."""
+        h = sample._h
+        maker = h.maker
+        kept = 0
+        for s, code in h.calls:
+            if s == maker and code & 15 == KEEP:
+                kept = code >> 4
+        eps = self.model.epsilon
+        mine = self.model.keep_mask(
+            kept | h.maker_discards, h.trump, bool(h.picked), h.up, h.rules.deck
+        )
+        if mine == kept:
+            return sample, 1.0 - eps
+        deal = sample.deal
+        cur = FastHand.new(h.rules, h.dealer, deal)
+        for s, code in h.history:
+            if s == maker and code & 15 == KEEP:
+                code = KEEP | mine << 4
+            if cur.why_illegal(code) is not None:  # its play so far says otherwise
+                return sample, eps / 251
+            cur.step(code)
+        return HandState._wrap(cur, deal), 1.0 - eps
+
     def _samples(self, view: View, k: int, rng: random.Random) -> list[tuple[HandState, float]]:
         out = []
         draw = view.sampler()
+        rekeep = view.merged and view.maker is not None and view.maker != view.seat
         for _ in range(k):
             st = draw(rng)
-            out.append((st, self.weight(st, view.seat)))
+            f = 1.0
+            if rekeep:
+                st, f = self.rule_keep(st)
+            out.append((st, f * self.weight(st, view.seat)))
         self.samples += k
         total = sum(w for _, w in out)
         if total <= 0:
