@@ -318,10 +318,9 @@ class _Sampler:
                     break
             else:
                 return order
-        slots_of = self.unit_masks
 
         def allowed(c: int, unit: int) -> bool:
-            return bool(slots_of[unit] >> c & 1)
+            return bool(masks[unit] >> c & 1)
 
         assignment = _match(cards, len(masks), allowed, rng)
         if assignment is None:
