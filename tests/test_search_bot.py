@@ -259,6 +259,34 @@ def test_samples_give_a_merged_maker_the_models_keep() -> None:
     assert sample is state and factor == pytest.approx(1 - model.epsilon)
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_weighed_samples_give_back_the_view(variant: Variant) -> None:
+    """Every sample the search bot weighs (a merged maker's keep remade as
+    the model's) still shows the deciding seat exactly its view: random
+    rule-bot hands, every seat, positions in the card play after a pick-up
+    or a merge."""
+    rules = Rules(variant=variant)
+    bot = make_bot("search:hard", 4)
+    assert isinstance(bot, SearchBot)
+    model = RuleBot(random.Random(0))
+    rng = random.Random(6)
+    checked = 0
+    for i in range(24):
+        state = HandState.deal_random(rules, i % rules.seats, rng)
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            if state.phase == Phase.PLAY and (state.picked_up or state.merged) and i % 3 == 0:
+                for s in range(rules.seats):
+                    view = state.view(s)
+                    for sample, w in bot._samples(view, 4, random.Random(checked)):
+                        assert sample.view(s) == view
+                        assert w >= 0
+                        checked += 1
+            state = state.apply(decide(model, state, seat))
+    assert checked > 100
+
+
 # -- work by level ------------------------------------------------------------------------------
 
 
