@@ -213,16 +213,12 @@ class View:
         at random (``rng`` is the only randomness): uniformly among the
         consistent deals (draws that break a void shown in play are drawn
         again; after a dozen misses a random perfect matching is used)."""
-        return _sample(self, rng)
+        return _Sampler(self)(rng)
 
     def sampler(self) -> Callable[[random.Random], HandState]:
         """``sample`` for many draws from one view: the work that does not
         depend on the draw is done once, here."""
         return _Sampler(self)
-
-
-def _sample(v: View, rng: random.Random) -> HandState:
-    return _Sampler(v)(rng)
 
 
 class _Sampler:
