@@ -9,7 +9,7 @@ import pytest
 
 from euchre import Action, Card, Deal, HandState, Rules
 from euchre.actions import parse_seat_action
-from pgserver import PgServer, PostgresMissing
+from pgserver import PgServer, throwaway_server
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -55,12 +55,8 @@ def act(text: str) -> Action:
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
     """A throwaway PostgreSQL server on 127.0.0.1 (stopped at session end)."""
-    try:
-        server = PgServer.create()
-    except PostgresMissing as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield server
-    server.destroy()
+    with throwaway_server() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ what to install: ``make test`` installs Debian's ``postgresql`` package.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import pwd
@@ -22,7 +23,10 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 INSTALL_HINT = (
     "PostgreSQL is needed by the web-table tests but initdb/pg_ctl were not found "
@@ -255,3 +259,17 @@ class PgServer:
             if cur.description is None:
                 return ""
             return "\n".join(str(row[0]) for row in cur.fetchall())
+
+
+@contextlib.contextmanager
+def throwaway_server() -> Iterator[PgServer]:
+    """``PgServer.create()`` for a fixture: PostgreSQL missing fails the test
+    with the install hint (never a silent skip); destroyed on leaving."""
+    try:
+        server = PgServer.create()
+    except PostgresMissing as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield server
+    finally:
+        server.destroy()

@@ -22,7 +22,7 @@ from websockets.asyncio.client import connect as ws_connect
 
 from euchre.web.store import Store, StoreConflict, open_store
 from euchre.web.store_pg import PostgresStore
-from pgserver import PgServer, PostgresMissing
+from pgserver import PgServer, PostgresMissing, throwaway_server
 from webserver import ServerProcess, start_server
 
 pytestmark = pytest.mark.timeout(120)
@@ -44,12 +44,8 @@ def db_url(pg_server: PgServer) -> str:
 @pytest.fixture(scope="module")
 def pg_fault() -> Iterator[PgServer]:
     """A PostgreSQL server that the tests stop and restart."""
-    try:
-        server = PgServer.create()
-    except PostgresMissing as exc:
-        pytest.fail(str(exc), pytrace=False)
-    yield server
-    server.destroy()
+    with throwaway_server() as server:
+        yield server
 
 
 class Recorder:
