@@ -8,6 +8,7 @@ legal, and search:easy clearly ahead of random play.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Literal
 
@@ -285,6 +286,40 @@ def test_weighed_samples_give_back_the_view(variant: Variant) -> None:
                         checked += 1
             state = state.apply(decide(model, state, seat))
     assert checked > 100
+
+
+def test_oversampling_resamples_by_weight() -> None:
+    """Inference (``Level.oversample``): the hard bot draws 8x the deals it
+    keeps and resamples them by weight, so far more of the deals it solves
+    agree with every call and card the rule-bot players were seen to make
+    (weight at least half the true deal's) than when it keeps its K uniform
+    draws; the kept weights sum to 1 and each deal is listed once."""
+    rules = Rules(variant="partnership")
+    hard = make_bot("search:hard", 7)
+    plain = make_bot("search:hard", 7)
+    assert isinstance(hard, SearchBot) and isinstance(plain, SearchBot)
+    assert hard.level.oversample == 8
+    plain.level = dataclasses.replace(hard.level, oversample=1)
+    model = RuleBot(random.Random(0))
+    rng = random.Random(8)
+    agree = {"hard": 0, "plain": 0}
+    for i in range(12):
+        state = HandState.deal_random(rules, i % 4, rng)
+        while not state.is_over and len(state.tricks) < 2:
+            state = state.apply(decide(model, state, state.to_act or 0))
+        if state.is_over:
+            continue
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        truth = hard.weight(state, seat)
+        for name, bot in (("hard", hard), ("plain", plain)):
+            samples = bot._samples(view, 20, random.Random(i))
+            assert len(samples) <= 20
+            assert sum(w for _, w in samples) == pytest.approx(1.0)
+            assert len({s.deal for s, _ in samples}) == len(samples) or name == "plain"
+            agree[name] += sum(bot.weight(s, seat) >= truth / 2 for s, _ in samples)
+    assert agree["hard"] > 2 * agree["plain"], agree
 
 
 # -- work by level ------------------------------------------------------------------------------

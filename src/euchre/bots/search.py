@@ -21,7 +21,12 @@ expert). The Cutthroat maker's hidden choice of five is not left to chance:
 each sample gives the maker the five the model keeps of its ten cards
 (``rule_keep``; a sample whose play so far rules that keep out keeps its
 random five at a 251st of ``epsilon``). A player who ordered with a hand the
-model would pass with gets a tenth of the weight, and so on.
+model would pass with gets a tenth of the weight, and so on. Uniform draws
+mostly disagree with what the others were seen to do, so the levels draw
+``Level.oversample`` times the deals they solve, weigh them all, and keep K
+resampled by weight (systematic resampling; a deal drawn twice is solved once
+with twice the weight): the solved deals follow the model's posterior. A deal
+whose weight falls below ``_FLOOR`` is not replayed further.
 
 **Card play** (phase ``play``): each sample is solved exactly (double-dummy,
 ``euchre.solver``) for every legal card (``Solver.move_values``; without
@@ -93,6 +98,10 @@ __all__ = [
 
 _B1, _PU, _B2, _MK, _AL, _PL, _OV = 1, 2, 3, 4, 5, 6, 7
 
+#: ``SearchBot.weight`` stops replaying a deal whose weight fell below this
+#: (three or more surprises under the model): it is next to never resampled.
+_FLOOR: Final = 1e-5
+
 #: Extra utility for a hand that wins the match (minus for one that loses it).
 MATCH_WIN: Final = 4.0
 
@@ -114,6 +123,9 @@ class Level:
     rollout: str = "rule"  #: play after a decision: "rule" (rule bot) or "solve"
     #: standard errors of the estimated gain a deviation must also clear
     se_factor: float = 1.0
+    #: deals drawn per sample kept: ``oversample`` x K deals are drawn and
+    #: weighed, then K are resampled by weight (see ``SearchBot._samples``)
+    oversample: int = 1
 
     def decision_samples(self, candidates: int) -> int:
         """Deals to sample for a decision with this many candidate actions."""
@@ -122,9 +134,9 @@ class Level:
 
 LEVELS: Final = {
     "easy": Level("easy", 6, 16, 6, 2, False, margin=0.2),
-    "medium": Level("medium", 12, 40, 10, 3, False, margin=0.15),
-    "hard": Level("hard", 30, 100, 20, 4, True, margin=0.1),
-    "expert": Level("expert", 64, 240, 48, 6, True, margin=0.05),
+    "medium": Level("medium", 12, 40, 10, 3, False, margin=0.15, oversample=2),
+    "hard": Level("hard", 30, 100, 20, 4, True, margin=0.1, oversample=8),
+    "expert": Level("expert", 64, 240, 48, 6, True, margin=0.05, oversample=8),
 }
 
 
@@ -320,9 +332,12 @@ class SearchBot:
         return self._decision_values(view, legal, rng)
 
     # -- inference ---------------------------------------------------------------------
-    def weight(self, sample: HandState, seat: int) -> float:
+    def weight(self, sample: HandState, seat: int, floor: float = 0.0) -> float:
         """How likely the other seats' past decisions were on this deal under
-        the rule bot's model: the product of their probabilities."""
+        the rule bot's model: the product of their probabilities. Once the
+        product falls below ``floor`` the rest is not replayed and the product
+        so far (an upper bound) is returned: such a deal is next to never
+        resampled."""
         h = sample._h
         deal = sample.deal
         cur = FastHand.new(h.rules, h.dealer, deal)
@@ -348,6 +363,8 @@ class SearchBot:
                         taken = Action(MERGE if kind == KEEP else code)
                         probs = model.policy(v, v.legal)
                         w *= probs.get(taken, 1e-3)
+                if w < floor:
+                    return w
             cur.step(code)
         return w
 
@@ -380,20 +397,40 @@ class SearchBot:
         return HandState._wrap(cur, deal), 1.0 - eps
 
     def _samples(self, view: View, k: int, rng: random.Random) -> list[tuple[HandState, float]]:
+        """At most ``k`` deals consistent with ``view``, with weights summing
+        to 1 that stand for the model's posterior: ``Level.oversample`` x k
+        deals are drawn uniformly and weighed (``weight``; ``rule_keep``), then
+        k are drawn from them in proportion to weight (systematic resampling)
+        and a deal drawn n times is listed once with weight n/k. Without
+        oversampling the k drawn deals keep their normalised weights."""
         out = []
         draw = view.sampler()
         rekeep = view.merged and view.maker is not None and view.maker != view.seat
-        for _ in range(k):
+        n = k * max(1, self.level.oversample)
+        for _ in range(n):
             st = draw(rng)
             f = 1.0
             if rekeep:
                 st, f = self.rule_keep(st)
-            out.append((st, f * self.weight(st, view.seat)))
-        self.samples += k
+            out.append((st, f * self.weight(st, view.seat, _FLOOR)))
+        self.samples += n
         total = sum(w for _, w in out)
         if total <= 0:
-            return [(st, 1.0 / k) for st, _ in out]
-        return [(st, w / total) for st, w in out]
+            return [(st, 1.0 / k) for st, _ in out[:k]]
+        if n == k:
+            return [(st, w / total) for st, w in out]
+        step = total / k
+        mark = rng.random() * step
+        acc = 0.0
+        taken = 0
+        picked: dict[int, int] = {}
+        for j, (_, w) in enumerate(out):
+            acc += w
+            while mark < acc and taken < k:
+                picked[j] = picked.get(j, 0) + 1
+                taken += 1
+                mark += step
+        return [(out[j][0], c / taken) for j, c in picked.items()]
 
     # -- card play -----------------------------------------------------------------------
     def _move_tricks(self, h: FastHand, codes: Sequence[int]) -> dict[int, int]:
