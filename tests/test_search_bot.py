@@ -337,6 +337,32 @@ def test_easy_does_less_work_than_hard() -> None:
     assert easy.rollouts < hard.rollouts
 
 
+def test_open_decisions_draw_more_rollouts() -> None:
+    """``Level.max_rollouts``: a decision before the play whose gain over
+    the rule bot's choice is still within ``settle_z`` standard errors of
+    the margin draws more batches of deals; a clear one stops at its first
+    batch; none goes past the cap; with no cap every decision is one batch."""
+    hard = make_bot("search:hard", 2)
+    flat = make_bot("search:hard", 2)
+    assert isinstance(hard, SearchBot) and isinstance(flat, SearchBot)
+    flat.level = dataclasses.replace(hard.level, max_rollouts=0)
+    used: dict[str, list[int]] = {"hard": [], "flat": []}
+    rng = random.Random(11)
+    for i in range(16):
+        state = HandState.deal_random(Rules(), i % 3, rng)
+        assert state.phase == Phase.BID1  # two candidates: pass or order
+        for name, bot in (("hard", hard), ("flat", flat)):
+            before = bot.rollouts
+            decide(bot, state, state.to_act or 0)
+            used[name].append(bot.rollouts - before)
+    first = 2 * hard.level.decision_samples(2)
+    assert set(used["flat"]) == {first}
+    assert min(used["hard"]) == first  # some are clear at once
+    assert max(used["hard"]) > first  # some are not
+    assert max(used["hard"]) <= hard.level.max_rollouts
+    assert all(u % first == 0 for u in used["hard"])
+
+
 # -- scoring helpers ------------------------------------------------------------------------------
 
 

@@ -55,7 +55,11 @@ beat it by ``Level.margin`` plus one standard error of the estimated
 (paired, weighted) difference, so that sampling noise does not buy
 deviations. The number of deals for such a decision is the level's
 rollout budget divided by the number of candidates (at least
-``min_samples``).
+``min_samples``); while the gain of some candidate is still within
+``Level.settle_z`` standard errors of the margin (the decision is open),
+further batches of as many deals are drawn, up to ``Level.max_rollouts``
+rollouts in all, each batch weighing alike: clear decisions stay cheap, close
+ones get the deals they need.
 
 ``suggest(view)`` returns every legal action (for the keep choice: the
 filtered candidates) with its expected utility, best first — the hint; its
@@ -126,6 +130,13 @@ class Level:
     #: deals drawn per sample kept: ``oversample`` x K deals are drawn and
     #: weighed, then K are resampled by weight (see ``SearchBot._samples``)
     oversample: int = 1
+    #: a decision before the play whose outcome is still open after its
+    #: rollout budget draws further batches of deals, up to this many
+    #: rollouts in all (0: never; see ``SearchBot._decision_values``)
+    max_rollouts: int = 0
+    #: a candidate's gain over the rule bot's choice counts as settled when
+    #: it is this many standard errors away from the margin
+    settle_z: float = 2.0
 
     def decision_samples(self, candidates: int) -> int:
         """Deals to sample for a decision with this many candidate actions."""
@@ -135,8 +146,8 @@ class Level:
 LEVELS: Final = {
     "easy": Level("easy", 6, 16, 6, 2, False, margin=0.2),
     "medium": Level("medium", 12, 40, 10, 3, False, margin=0.15, oversample=2),
-    "hard": Level("hard", 30, 100, 20, 4, True, margin=0.1, oversample=8),
-    "expert": Level("expert", 64, 240, 48, 6, True, margin=0.05, oversample=8),
+    "hard": Level("hard", 30, 100, 20, 4, True, margin=0.1, oversample=8, max_rollouts=800),
+    "expert": Level("expert", 64, 240, 48, 6, True, margin=0.05, oversample=8, max_rollouts=1600),
 }
 
 
@@ -551,35 +562,49 @@ class SearchBot:
         def count() -> None:
             self.solves += 1
 
-        k = self.level.decision_samples(len(legal))
-        samples = self._samples(view, k, rng)
+        level = self.level
+        k = level.decision_samples(len(legal))
         per: dict[Action, list[float]] = {a: [] for a in legal}
-        for st, w in samples:
-            for a in legal:
-                h = st._h.copy()
-                code = a.code
-                if code == MERGE:
-                    code = KEEP | greedy_keep(h.hands[h.maker] | h.dummy, h.trump) << 4
-                h.step(code)
-                self.rollouts += 1
-                done = finish_hand(h, st, self.model, self.level.rollout, count, seat)
-                u = 0.0 if done is None else utility(done[0], seat, rules, scores)
-                per[a].append(u)
-                value[a] += w * u
-        # An action other than the rule bot's choice must beat it by the
-        # margin plus one standard error of the paired difference.
-        ws = [w for _, w in samples]
-        n_eff = 1.0 / max(1e-12, sum(w * w for w in ws))
-        base = per[prior]
+        ws: list[float] = []
+        nb = 0  # batches drawn
         penalty: dict[Action, float] = {}
-        for a in legal:
-            if a == prior:
-                penalty[a] = 0.0
-                continue
-            diffs = [x - y for x, y in zip(per[a], base, strict=True)]
-            mean = sum(w * d for w, d in zip(ws, diffs, strict=True))
-            var = sum(w * (d - mean) ** 2 for w, d in zip(ws, diffs, strict=True))
-            penalty[a] = self.level.margin + self.level.se_factor * (var / n_eff) ** 0.5
+        while True:
+            batch = self._samples(view, k, rng)
+            nb += 1
+            for st, w in batch:
+                ws.append(w)
+                for a in legal:
+                    h = st._h.copy()
+                    code = a.code
+                    if code == MERGE:
+                        code = KEEP | greedy_keep(h.hands[h.maker] | h.dummy, h.trump) << 4
+                    h.step(code)
+                    self.rollouts += 1
+                    done = finish_hand(h, st, self.model, level.rollout, count, seat)
+                    per[a].append(0.0 if done is None else utility(done[0], seat, rules, scores))
+            # each batch stands for the posterior: the batches weigh alike
+            weights = [w / nb for w in ws]
+            for a in legal:
+                value[a] = sum(w * u for w, u in zip(weights, per[a], strict=True))
+            # An action other than the rule bot's choice must beat it by the
+            # margin plus ``se_factor`` standard errors of the paired difference.
+            n_eff = 1.0 / max(1e-12, sum(w * w for w in weights))
+            base = per[prior]
+            open_ = False
+            for a in legal:
+                if a == prior:
+                    penalty[a] = 0.0
+                    continue
+                diffs = [x - y for x, y in zip(per[a], base, strict=True)]
+                mean = sum(w * d for w, d in zip(weights, diffs, strict=True))
+                var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True))
+                se = (var / n_eff) ** 0.5
+                penalty[a] = level.margin + level.se_factor * se
+                if abs(mean - level.margin) < level.settle_z * se:
+                    open_ = True  # still could go either way
+            used = len(ws) * len(legal)
+            if not open_ or used + len(batch) * len(legal) > level.max_rollouts:
+                break
         order = {a: i for i, a in enumerate(legal)}
 
         def key(a: Action) -> tuple[float, int]:
