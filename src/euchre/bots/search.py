@@ -555,7 +555,6 @@ class SearchBot:
             legal = self.keep_candidates(view, legal)
             if prior not in legal:
                 legal.append(prior)
-        value = dict.fromkeys(legal, 0.0)
         scores = view.scores
         rules = view.rules
 
@@ -584,8 +583,7 @@ class SearchBot:
                     per[a].append(0.0 if done is None else utility(done[0], seat, rules, scores))
             # each batch stands for the posterior: the batches weigh alike
             weights = [w / nb for w in ws]
-            for a in legal:
-                value[a] = sum(w * u for w, u in zip(weights, per[a], strict=True))
+            value = {a: sum(w * u for w, u in zip(weights, per[a], strict=True)) for a in legal}
             # An action other than the rule bot's choice must beat it by the
             # margin plus ``se_factor`` standard errors of the paired difference.
             n_eff = 1.0 / max(1e-12, sum(w * w for w in weights))
