@@ -621,10 +621,11 @@ def test_the_push_comes_from_notify_not_from_polling(
     run(go())
 
 
-async def my_turn(me: SeatClient, after: int, seat: int = 0) -> dict[str, Any]:
-    """The next state (seq > ``after``) where ``seat`` is to act or the first hand is over."""
+async def my_turn(me: SeatClient, after: int, hand: int, seat: int = 0) -> dict[str, Any]:
+    """The next state (seq > ``after``) where ``seat`` is to act or hand ``hand`` is over."""
     return await me.wait(
-        lambda s: s["seq"] > after and (to_act(s) == seat or s["table"]["hands_played"] >= 1),
+        lambda s: s["seq"] > after
+        and (to_act(s) == seat or s["table"]["hands_played"] > hand),
         timeout=30,
     )
 
@@ -640,14 +641,22 @@ def test_a_killed_server_restarts_and_the_hand_goes_on(pg_server: PgServer) -> N
             token = await asyncio.to_thread(join, first, table_id, 0, "Kim")
             me = await SeatClient.open(first, table_id, token)
             await asyncio.to_thread(start, first, table_id, token)
-            # Play into the hand: two moves of ours, then our turn again, hand not over.
-            state = await my_turn(me, -1)
-            for _ in range(2):
-                assert state["table"]["hands_played"] == 0
+            # Play into a hand: two moves of ours, then our turn again, that hand not over.
+            # The deal is the table's (random) own: a hand can end before our second
+            # move (thrown in when all pass, say); then the two moves are made in the next.
+            hand, moves = 0, 0
+            state = await my_turn(me, -1, hand)
+            while not (moves == 2 and state["table"]["hands_played"] == hand):
+                if state["table"]["hands_played"] > hand:
+                    hand, moves = state["table"]["hands_played"], 0
+                    if to_act(state) != 0:
+                        state = await my_turn(me, state["seq"], hand)
+                        continue
                 await me.act(me.choice())
-                state = await my_turn(me, state["seq"])
+                moves += 1
+                state = await my_turn(me, state["seq"], hand)
             before = state
-            assert before["table"]["hands_played"] == 0 and before["seq"] >= 2
+            assert to_act(before) == 0 and before["seq"] >= 2
         finally:
             await asyncio.to_thread(first.kill)  # SIGKILL mid-hand
         await me.close()
@@ -659,11 +668,11 @@ def test_a_killed_server_restarts_and_the_hand_goes_on(pg_server: PgServer) -> N
             assert after["seq"] == before["seq"]
             assert after["view"] == before["view"] and after["public"] == before["public"]
             state = after
-            while state["table"]["hands_played"] < 1:  # the hand goes on to its end
+            while state["table"]["hands_played"] <= hand:  # the hand goes on to its end
                 await me.act(me.choice())
-                state = await my_turn(me, state["seq"])
+                state = await my_turn(me, state["seq"], hand)
             reply = await asyncio.to_thread(
-                httpx.get, f"{second.url}/api/tables/{table_id}/hands/0", timeout=10
+                httpx.get, f"{second.url}/api/tables/{table_id}/hands/{hand}", timeout=10
             )
             assert reply.status_code == 200, reply.text
             await me.close()
