@@ -624,8 +624,7 @@ def test_the_push_comes_from_notify_not_from_polling(
 async def my_turn(me: SeatClient, after: int, hand: int, seat: int = 0) -> dict[str, Any]:
     """The next state (seq > ``after``) where ``seat`` is to act or hand ``hand`` is over."""
     return await me.wait(
-        lambda s: s["seq"] > after
-        and (to_act(s) == seat or s["table"]["hands_played"] > hand),
+        lambda s: s["seq"] > after and (to_act(s) == seat or s["table"]["hands_played"] > hand),
         timeout=30,
     )
 

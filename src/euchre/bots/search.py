@@ -130,6 +130,8 @@ class Level:
     #: deals drawn per sample kept: ``oversample`` x K deals are drawn and
     #: weighed, then K are resampled by weight (see ``SearchBot._samples``)
     oversample: int = 1
+    #: ``oversample`` for the card play alone (0: the same as ``oversample``)
+    play_oversample: int = 0
     #: a decision before the play whose outcome is still open after its
     #: rollout budget draws further batches of deals, up to this many
     #: rollouts in all (0: never; see ``SearchBot._decision_values``)
@@ -407,17 +409,20 @@ class SearchBot:
             cur.step(code)
         return HandState._wrap(cur, deal), 1.0 - eps
 
-    def _samples(self, view: View, k: int, rng: random.Random) -> list[tuple[HandState, float]]:
+    def _samples(
+        self, view: View, k: int, rng: random.Random, oversample: int = 0
+    ) -> list[tuple[HandState, float]]:
         """At most ``k`` deals consistent with ``view``, with weights summing
-        to 1 that stand for the model's posterior: ``Level.oversample`` x k
-        deals are drawn uniformly and weighed (``weight``; ``rule_keep``), then
-        k are drawn from them in proportion to weight (systematic resampling)
-        and a deal drawn n times is listed once with weight n/k. Without
-        oversampling the k drawn deals keep their normalised weights."""
+        to 1 that stand for the model's posterior: ``oversample`` (0: the
+        level's ``Level.oversample``) x k deals are drawn uniformly and
+        weighed (``weight``; ``rule_keep``), then k are drawn from them in
+        proportion to weight (systematic resampling) and a deal drawn n times
+        is listed once with weight n/k. Without oversampling the k drawn deals
+        keep their normalised weights."""
         out = []
         draw = view.sampler()
         rekeep = view.merged and view.maker is not None and view.maker != view.seat
-        n = k * max(1, self.level.oversample)
+        n = k * max(1, oversample or self.level.oversample)
         for _ in range(n):
             st = draw(rng)
             f = 1.0
@@ -506,7 +511,8 @@ class SearchBot:
         mine = dict.fromkeys(legal, 0.0)
         codes = [a.code for a in legal]
         row: list[float] | None = None
-        for st, w in self._samples(view, self.level.play_samples, rng):
+        level = self.level
+        for st, w in self._samples(view, level.play_samples, rng, level.play_oversample):
             h = st._h
             if row is None:
                 row = _utility_row(h, seat, view.scores)
