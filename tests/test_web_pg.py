@@ -655,7 +655,8 @@ def test_a_killed_server_restarts_and_the_hand_goes_on(pg_server: PgServer) -> N
                 moves += 1
                 state = await my_turn(me, state["seq"], hand)
             before = state
-            assert to_act(before) == 0 and before["seq"] >= 2
+            assert before["table"]["hands_played"] == hand and to_act(before) == 0
+            assert before["seq"] >= 2
         finally:
             await asyncio.to_thread(first.kill)  # SIGKILL mid-hand
         await me.close()
