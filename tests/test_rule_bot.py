@@ -388,3 +388,51 @@ def test_play_code_agrees_with_choose_on_the_view(variant: Variant, deck: int) -
             chooser: Bot = bot if i % 2 else other
             st = st.apply(decide(chooser, st, seat))
     assert compared > 100
+
+
+def _plain_best_keep(pool: int, t: int, n: int, dead: int, deck: int) -> tuple[float, int]:
+    """Every choice of the non-trumps weighed by ``_value``, the first best
+    kept: what ``_best_keep`` must agree with."""
+    from itertools import combinations
+
+    from euchre.bots.rule import _value, mask_of_ids
+    from euchre.cards import POWER, SUIT_MASK, ids_of
+
+    trumps = pool & SUIT_MASK[t][t]
+    ntr = trumps.bit_count()
+    if ntr >= n:
+        top = sorted(ids_of(trumps), key=lambda c: -POWER[t][t][c])[:n]
+        m = mask_of_ids(top)
+        return _value(m, t, dead | (pool & ~m), deck), m
+    best = (-1.0, 0)
+    for combo in combinations(ids_of(pool & ~trumps), n - ntr):
+        m = trumps | mask_of_ids(combo)
+        tie = 0.0
+        for c in combo:
+            tie += 0.001 * (c & 7)
+        v = _value(m, t, dead | (pool & ~m), deck) + tie
+        if v > best[0]:
+            best = (v, m)
+    return best
+
+
+@pytest.mark.parametrize("deck", [24, 25, 32])
+def test_best_keep_is_the_best_of_every_choice(deck: int) -> None:
+    # RULES.md §3.4 (the maker keeps five of ten) and §3.2 (the dealer's
+    # discard): the per-suit search gives the plain search's keep and count
+    from euchre.bots.rule import _best_keep
+    from euchre.cards import deck_mask, ids_of
+
+    rng = random.Random(deck)
+    ids = ids_of(deck_mask(deck))
+    for i in range(1500):
+        size = rng.choice((6, 10, 10, 10))
+        chosen = rng.sample(ids, size + 1)
+        pool = sum(1 << c for c in chosen[:size])
+        dead = 1 << chosen[size] if i % 2 else 0
+        t = rng.randrange(4)
+        assert _best_keep(pool, t, 5, dead, deck) == _plain_best_keep(pool, t, 5, dead, deck), (
+            pool,
+            t,
+            dead,
+        )

@@ -61,6 +61,12 @@ _TRUMP_PLACE_VALUE_JOKER = (3.6, *_TRUMP_PLACE_VALUE)
 _OFF_PLACE_VALUE = (1.0, 0.35, 0.0)
 #: Value of a void off-suit (with at least two trumps).
 _VOID_VALUE = 0.4
+#: Added to an off-suit card with one live card above it and another of its suit.
+_GUARD_VALUE = 0.15
+#: The off-suit counts in thousandths (exact integers), for ``_best_keep``.
+_OFF_PLACE_MILLI = tuple(round(1000 * v) for v in _OFF_PLACE_VALUE)
+_GUARD_MILLI = round(1000 * _GUARD_VALUE)
+_VOID_MILLI = round(1000 * _VOID_VALUE)
 
 
 def _place_value(place: int, deck: int) -> float:
@@ -109,7 +115,7 @@ def _value(hand: int, t: int, dead: int, deck: int) -> float:
             if place < len(_OFF_PLACE_VALUE):
                 v = _OFF_PLACE_VALUE[place]
                 if place == 1 and (cards & ~(1 << c)):
-                    v += 0.15  # a guarded king
+                    v += _GUARD_VALUE  # a guarded king
                 total += v
     if ntrump >= 2:
         total += _VOID_VALUE * voids
@@ -145,23 +151,89 @@ def _trump_list(t: int, deck: int) -> tuple[int, ...]:
 
 def _best_keep(pool: int, t: int, n: int, dead: int, deck: int) -> tuple[float, int]:
     """The best ``n`` cards of the mask ``pool`` by ``_value`` (the cards
-    left out count as dead), trying every choice of the non-trumps once the
-    trumps are placed (all of them if they fit, else the highest)."""
-    trumps = pool & SUIT_MASK[t][t]
+    left out count as dead), of equal counts the higher cards (0.001 per
+    rank): the trumps are placed first (all of them if they fit, else the
+    highest), then every choice of the non-trumps is weighed. The first best
+    choice in ``itertools.combinations`` order of the card ids is taken.
+
+    With the pool's other cards dead, the live cards above an off-suit card
+    are the same whichever cards are kept, so a choice's count is a sum over
+    the suits of its cards' values, a guarded king's 0.15 and a void's 0.4.
+    These are summed exactly (in thousandths), the best of each suit and size
+    combined; only a tie at the top is settled by ``_value`` itself, in that
+    order, so the choice is the one weighing every combination would make."""
+    smask = SUIT_MASK[t]
+    trumps = pool & smask[t]
     ntr = trumps.bit_count()
-    pw = POWER[t][t]
     if ntr >= n:
-        top = sorted(ids_of(trumps), key=lambda c: -pw[c])[:n]
-        m = mask_of_ids(top)
+        pw = POWER[t][t]
+        highest = sorted(ids_of(trumps), key=lambda c: -pw[c])[:n]
+        m = mask_of_ids(highest)
         return _value(m, t, dead | (pool & ~m), deck), m
-    others = ids_of(pool & ~trumps)
+    k = n - ntr
+    live = ~(dead | pool | (_ALL & ~deck_mask(deck)))
+    void = _VOID_MILLI if ntr >= 2 else 0
+    # per suit and number of cards kept: the best count and the masks with it
+    per_suit: list[list[tuple[int, list[int]]]] = []
+    for s in range(4):
+        if s == t:
+            continue
+        cards = ids_of(pool & smask[s])
+        if not cards:
+            continue
+        value = {}
+        guarded = set()
+        for c in cards:
+            place = (_above(t, s, c) & smask[s] & live).bit_count()
+            value[c] = (_OFF_PLACE_MILLI[place] if place < 3 else 0) + (c & 7)
+            if place == 1:
+                guarded.add(c)
+        sizes: list[tuple[int, list[int]]] = [(void, [0])]
+        for r in range(1, min(k, len(cards)) + 1):
+            most = -1
+            masks: list[int] = []
+            for combo in combinations(cards, r):
+                got = 0
+                for c in combo:
+                    got += value[c]
+                    if r >= 2 and c in guarded:
+                        got += _GUARD_MILLI
+                if got > most:
+                    most, masks = got, [mask_of_ids(combo)]
+                elif got == most:
+                    masks.append(mask_of_ids(combo))
+            sizes.append((most, masks))
+        per_suit.append(sizes)
+    # combine the suits: sizes summing to k
+    top_score = -1
+    tied: list[list[list[int]]] = []
+
+    def walk(i: int, left: int, score: int, parts: list[list[int]]) -> None:
+        nonlocal top_score, tied
+        if i == len(per_suit):
+            if left == 0:
+                if score > top_score:
+                    top_score, tied = score, [parts]
+                elif score == top_score:
+                    tied.append(parts)
+            return
+        for r, (v, masks) in enumerate(per_suit[i]):
+            if r > left:
+                break
+            walk(i + 1, left - r, score + v, [*parts, masks])
+
+    walk(0, k, 0, [])
+    keeps = []
+    for parts in tied:
+        ms = [trumps]
+        for masks in parts:
+            ms = [a | b for a in ms for b in masks]
+        keeps.extend(ms)
     best = (-1.0, 0)
-    for combo in combinations(others, n - ntr):
-        m = trumps
+    for m in sorted(keeps, key=lambda m: ids_of(m & ~trumps)):
         tie = 0.0
-        for c in combo:
-            m |= 1 << c
-            tie += 0.001 * (c & 7)  # of equal counts, keep the higher cards
+        for c in ids_of(m & ~trumps):
+            tie += 0.001 * (c & 7)
         v = _value(m, t, dead | (pool & ~m), deck) + tie
         if v > best[0]:
             best = (v, m)
