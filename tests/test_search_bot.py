@@ -323,29 +323,24 @@ def test_oversampling_resamples_by_weight() -> None:
 
 
 def test_card_play_draws_its_own_oversample() -> None:
-    """``Level.play_oversample``: a hard bot's card play weighs 32 deals per
-    deal it solves while its decisions before the play keep
-    ``Level.oversample`` (8); at 0 the card play draws like the rest; the
-    resampled deals still agree with the view."""
+    """``Level.play_oversample``: with it set, a bot's card play weighs that
+    many deals per deal it solves while its decisions before the play keep
+    ``Level.oversample``; the resampled deals still agree with the view."""
     bot = make_bot("search:hard", 3)
-    plain = make_bot("search:hard", 3)
-    assert isinstance(bot, SearchBot) and isinstance(plain, SearchBot)
-    assert bot.level.play_oversample == 32 and bot.level.oversample == 8
-    plain.level = dataclasses.replace(bot.level, play_oversample=0)
+    assert isinstance(bot, SearchBot)
+    assert bot.level.play_oversample == 0  # by default the card play draws like the rest
+    bot.level = dataclasses.replace(bot.level, play_oversample=32)
     seen = {"play": 0, "before": 0}
     for state, seat in positions(Rules(), 6, seed=11):
         view = state.view(seat)
-        drawn = {}
-        for name, b in (("hard", bot), ("plain", plain)):
-            before = b.samples
-            b.choose(view, view.legal)
-            drawn[name] = b.samples - before
+        before = bot.samples
+        bot.choose(view, view.legal)
+        drawn = bot.samples - before
         if view.phase == Phase.PLAY:
-            assert drawn == {"hard": 30 * 32, "plain": 30 * 8}
+            assert drawn == bot.level.play_samples * 32
             seen["play"] += 1
         else:  # batches of k x 8
-            assert drawn["hard"] > 0
-            assert drawn["hard"] % (8 * bot.level.decision_samples(len(view.legal))) == 0
+            assert drawn > 0 and drawn % (8 * bot.level.decision_samples(len(view.legal))) == 0
             seen["before"] += 1
         for sample, _ in bot._samples(view, 4, random.Random(1), 32):
             assert sample.view(seat) == view

@@ -148,21 +148,8 @@ class Level:
 LEVELS: Final = {
     "easy": Level("easy", 6, 16, 6, 2, False, margin=0.2),
     "medium": Level("medium", 12, 40, 10, 3, False, margin=0.15, oversample=2),
-    "hard": Level(
-        "hard", 30, 100, 20, 4, True, margin=0.1, oversample=8, play_oversample=32, max_rollouts=800
-    ),
-    "expert": Level(
-        "expert",
-        64,
-        240,
-        48,
-        6,
-        True,
-        margin=0.05,
-        oversample=8,
-        play_oversample=32,
-        max_rollouts=1600,
-    ),
+    "hard": Level("hard", 30, 100, 20, 4, True, margin=0.1, oversample=8, max_rollouts=800),
+    "expert": Level("expert", 64, 240, 48, 6, True, margin=0.05, oversample=8, max_rollouts=1600),
 }
 
 
