@@ -157,7 +157,8 @@ def _best_keep(pool: int, t: int, n: int, dead: int, deck: int) -> tuple[float, 
     choice in ``itertools.combinations`` order of the card ids is taken.
 
     With the pool's other cards dead, the live cards above an off-suit card
-    are the same whichever cards are kept, so a choice's count is a sum over
+    are the same whichever cards are kept, and so is the count of the kept
+    trumps (all of the pool's), so a choice's count is a sum over
     the suits of its cards' values, a guarded king's 0.15 and a void's 0.4.
     These are summed exactly (in thousandths), the best of each suit and size
     combined; only a tie at the top is settled by ``_value`` itself, in that
