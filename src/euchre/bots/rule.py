@@ -32,7 +32,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
 from math import comb
 
 from ..actions import PLAY, Action
@@ -205,31 +205,19 @@ def _best_keep(pool: int, t: int, n: int, dead: int, deck: int) -> tuple[float, 
                     masks.append(mask_of_ids(combo))
             sizes.append((most, masks))
         per_suit.append(sizes)
-    # combine the suits: sizes summing to k
+    # combine the suits: the sizes kept summing to k, the best total's choices
     top_score = -1
-    tied: list[list[list[int]]] = []
-
-    def walk(i: int, left: int, score: int, parts: list[list[int]]) -> None:
-        nonlocal top_score, tied
-        if i == len(per_suit):
-            if left == 0:
-                if score > top_score:
-                    top_score, tied = score, [parts]
-                elif score == top_score:
-                    tied.append(parts)
-            return
-        for r, (v, masks) in enumerate(per_suit[i]):
-            if r > left:
-                break
-            walk(i + 1, left - r, score + v, [*parts, masks])
-
-    walk(0, k, 0, [])
-    keeps = []
-    for parts in tied:
-        ms = [trumps]
-        for masks in parts:
-            ms = [a | b for a in ms for b in masks]
-        keeps.extend(ms)
+    keeps: list[int] = []
+    for kept in product(*(range(len(sizes)) for sizes in per_suit)):
+        if sum(kept) != k:
+            continue
+        score = sum(per_suit[i][r][0] for i, r in enumerate(kept))
+        if score < top_score:
+            continue
+        if score > top_score:
+            top_score, keeps = score, []
+        for chosen in product(*(per_suit[i][r][1] for i, r in enumerate(kept))):
+            keeps.append(trumps | sum(chosen))  # the suits are disjoint
     best = (-1.0, 0)
     for m in sorted(keeps, key=lambda m: ids_of(m & ~trumps)):
         tie = 0.0
