@@ -322,27 +322,42 @@ def test_oversampling_resamples_by_weight() -> None:
     assert agree["hard"] > 2 * agree["plain"], agree
 
 
-def test_card_play_draws_its_own_oversample() -> None:
-    """``Level.play_oversample``: with it set, a bot's card play weighs that
-    many deals per deal it solves while its decisions before the play keep
+@pytest.mark.parametrize(
+    ("variant", "knob", "per_play"),
+    [
+        ("cutthroat", None, 8),  # the default: hard's card play draws like the rest
+        ("partnership", None, 32),  # the default: partnership_play_oversample
+        ("cutthroat", 32, 32),  # play_oversample set
+        ("partnership", 16, 16),  # partnership_play_oversample set
+    ],
+)
+def test_card_play_draws_its_own_oversample(
+    variant: Literal["cutthroat", "partnership"], knob: int | None, per_play: int
+) -> None:
+    """``Level.card_play_oversample``: a bot's card play weighs that many
+    deals per deal it solves (by default 8 in Cutthroat and 32 in
+    partnership at hard) while its decisions before the play keep
     ``Level.oversample``; the resampled deals still agree with the view."""
     bot = make_bot("search:hard", 3)
     assert isinstance(bot, SearchBot)
-    assert bot.level.play_oversample == 0  # by default the card play draws like the rest
-    bot.level = dataclasses.replace(bot.level, play_oversample=32)
+    rules = Rules(variant=variant)
+    if knob is not None:
+        field = "play_oversample" if rules.cutthroat else "partnership_play_oversample"
+        bot.level = dataclasses.replace(bot.level, **{field: knob})
+    assert bot.level.card_play_oversample(rules) == per_play
     seen = {"play": 0, "before": 0}
-    for state, seat in positions(Rules(), 6, seed=11):
+    for state, seat in positions(rules, 6, seed=11):
         view = state.view(seat)
         before = bot.samples
         bot.choose(view, view.legal)
         drawn = bot.samples - before
         if view.phase == Phase.PLAY:
-            assert drawn == bot.level.play_samples * 32
+            assert drawn == bot.level.play_samples * per_play
             seen["play"] += 1
         else:  # batches of k x 8
             assert drawn > 0 and drawn % (8 * bot.level.decision_samples(len(view.legal))) == 0
             seen["before"] += 1
-        for sample, _ in bot._samples(view, 4, random.Random(1), 32):
+        for sample, _ in bot._samples(view, 4, random.Random(1), per_play):
             assert sample.view(seat) == view
     assert seen["play"] > 0 and seen["before"] > 0, seen
 

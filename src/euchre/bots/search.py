@@ -132,6 +132,9 @@ class Level:
     oversample: int = 1
     #: ``oversample`` for the card play alone (0: the same as ``oversample``)
     play_oversample: int = 0
+    #: ``play_oversample`` in partnership games (0: the same as
+    #: ``play_oversample``): the variants gain from it differently
+    partnership_play_oversample: int = 0
     #: a decision before the play whose outcome is still open after its
     #: rollout budget draws further batches of deals, up to this many
     #: rollouts in all (0: never; see ``SearchBot._decision_values``)
@@ -144,12 +147,42 @@ class Level:
         """Deals to sample for a decision with this many candidate actions."""
         return max(self.min_samples, self.decision_rollouts // max(1, candidates))
 
+    def card_play_oversample(self, rules: Rules) -> int:
+        """Deals drawn and weighed per deal solved in a card play under
+        ``rules``: ``partnership_play_oversample`` in partnership, else
+        ``play_oversample``, else ``oversample`` (the first that is set)."""
+        if not rules.cutthroat and self.partnership_play_oversample:
+            return self.partnership_play_oversample
+        return self.play_oversample or self.oversample
+
 
 LEVELS: Final = {
     "easy": Level("easy", 6, 16, 6, 2, False, margin=0.2),
     "medium": Level("medium", 12, 40, 10, 3, False, margin=0.15, oversample=2),
-    "hard": Level("hard", 30, 100, 20, 4, True, margin=0.1, oversample=8, max_rollouts=800),
-    "expert": Level("expert", 64, 240, 48, 6, True, margin=0.05, oversample=8, max_rollouts=1600),
+    "hard": Level(
+        "hard",
+        30,
+        100,
+        20,
+        4,
+        True,
+        margin=0.1,
+        oversample=8,
+        max_rollouts=800,
+        partnership_play_oversample=32,
+    ),
+    "expert": Level(
+        "expert",
+        64,
+        240,
+        48,
+        6,
+        True,
+        margin=0.05,
+        oversample=8,
+        max_rollouts=1600,
+        partnership_play_oversample=32,
+    ),
 }
 
 
@@ -512,7 +545,8 @@ class SearchBot:
         codes = [a.code for a in legal]
         row: list[float] | None = None
         level = self.level
-        for st, w in self._samples(view, level.play_samples, rng, level.play_oversample):
+        over = level.card_play_oversample(view.rules)
+        for st, w in self._samples(view, level.play_samples, rng, over):
             h = st._h
             if row is None:
                 row = _utility_row(h, seat, view.scores)
