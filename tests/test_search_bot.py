@@ -403,6 +403,42 @@ def test_open_decisions_draw_more_rollouts() -> None:
     assert all(u % first == 0 for u in used["hard"])
 
 
+@pytest.mark.parametrize("variant", ["cutthroat", "partnership"])
+def test_maker_edge_credits_rollouts_that_end_with_me_as_maker(variant: Variant) -> None:
+    """``Level.maker_edge`` (``partnership_maker_edge``): a rollout before the
+    play that ends with the deciding seat on the maker's side gains the edge.
+    On the same deals, ordering up (which always makes the seat's side the
+    makers) is worth exactly the edge more; passing gains between nothing
+    and the edge; the other variant's edge changes nothing."""
+    rules = Rules(variant=variant)
+    field, other = (
+        ("maker_edge", "partnership_maker_edge")
+        if rules.cutthroat
+        else ("partnership_maker_edge", "maker_edge")
+    )
+    plain = make_bot("search:hard", 4)
+    edged = make_bot("search:hard", 4)
+    unused = make_bot("search:hard", 4)
+    assert isinstance(plain, SearchBot) and isinstance(edged, SearchBot)
+    assert isinstance(unused, SearchBot)
+    assert plain.level.maker_bonus(rules) == 0.0  # off by default
+    plain.level = dataclasses.replace(plain.level, max_rollouts=0)  # one batch each
+    edged.level = dataclasses.replace(plain.level, **{field: 0.5})
+    unused.level = dataclasses.replace(plain.level, **{other: 0.5})
+    rng = random.Random(5)
+    gained = 0.0
+    for i in range(8):
+        state = HandState.deal_random(rules, i % rules.seats, rng)
+        view = state.view(state.to_act or 0)
+        base, more, same = (dict(b.suggest(view)) for b in (plain, edged, unused))
+        assert same == base
+        order, pass_ = Action.order(), Action.pass_()
+        assert more[order] == pytest.approx(base[order] + 0.5)
+        assert base[pass_] - 1e-9 <= more[pass_] <= base[pass_] + 0.5 + 1e-9
+        gained += more[pass_] - base[pass_]
+    assert gained < 8 * 0.5 - 0.1  # a pass does not always end with the seat making
+
+
 # -- scoring helpers ------------------------------------------------------------------------------
 
 

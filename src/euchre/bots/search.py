@@ -135,6 +135,14 @@ class Level:
     #: ``play_oversample`` in partnership games (0: the same as
     #: ``play_oversample``): the variants gain from it differently
     partnership_play_oversample: int = 0
+    #: Cutthroat: utility added to a rollout before the play that ends with
+    #: the deciding seat as maker. The rollouts play the bot's cards by the
+    #: rule bot, but the bot plays them by search, which gains more over the
+    #: rule bot as maker than as defender: without this the rollouts
+    #: undervalue making trump.
+    maker_edge: float = 0.0
+    #: ``maker_edge`` in partnership (the maker's side)
+    partnership_maker_edge: float = 0.0
     #: a decision before the play whose outcome is still open after its
     #: rollout budget draws further batches of deals, up to this many
     #: rollouts in all (0: never; see ``SearchBot._decision_values``)
@@ -146,6 +154,10 @@ class Level:
     def decision_samples(self, candidates: int) -> int:
         """Deals to sample for a decision with this many candidate actions."""
         return max(self.min_samples, self.decision_rollouts // max(1, candidates))
+
+    def maker_bonus(self, rules: Rules) -> float:
+        """``maker_edge`` or ``partnership_maker_edge``, by the variant."""
+        return self.maker_edge if rules.cutthroat else self.partnership_maker_edge
 
     def card_play_oversample(self, rules: Rules) -> int:
         """Deals drawn and weighed per deal solved in a card play under
@@ -603,6 +615,7 @@ class SearchBot:
 
         level = self.level
         k = level.decision_samples(len(legal))
+        edge = level.maker_bonus(rules)
         per: dict[Action, list[float]] = {a: [] for a in legal}
         ws: list[float] = []
         nb = 0  # batches drawn
@@ -620,7 +633,13 @@ class SearchBot:
                     h.step(code)
                     self.rollouts += 1
                     done = finish_hand(h, st, self.model, level.rollout, count, seat)
-                    per[a].append(0.0 if done is None else utility(done[0], seat, rules, scores))
+                    if done is None:
+                        per[a].append(0.0)
+                        continue
+                    u = utility(done[0], seat, rules, scores)
+                    if h.on_maker_side(seat):
+                        u += edge
+                    per[a].append(u)
             # each batch stands for the posterior: the batches weigh alike
             weights = [w / nb for w in ws]
             value = {a: sum(w * u for w, u in zip(weights, per[a], strict=True)) for a in legal}
