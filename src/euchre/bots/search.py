@@ -199,6 +199,7 @@ LEVELS: Final = {
         oversample=8,
         max_rollouts=800,
         partnership_play_oversample=32,
+        maker_edge=0.1,
     ),
     "expert": Level(
         "expert",
@@ -211,6 +212,7 @@ LEVELS: Final = {
         oversample=8,
         max_rollouts=1600,
         partnership_play_oversample=32,
+        maker_edge=0.1,
     ),
 }
 
