@@ -654,7 +654,7 @@ class SearchBot:
                         per[a].append(0.0)
                         continue
                     u = utility(done[0], seat, rules, scores)
-                    if h.on_maker_side(seat):
+                    if edge and h.on_maker_side(seat):
                         u += edge
                     per[a].append(u)
             # each batch stands for the posterior: the batches weigh alike
