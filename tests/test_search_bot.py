@@ -421,8 +421,12 @@ def test_maker_edge_credits_rollouts_that_end_with_me_as_maker(variant: Variant)
     unused = make_bot("search:hard", 4)
     assert isinstance(plain, SearchBot) and isinstance(edged, SearchBot)
     assert isinstance(unused, SearchBot)
-    assert plain.level.maker_bonus(rules) == 0.0  # off by default
-    plain.level = dataclasses.replace(plain.level, max_rollouts=0)  # one batch each
+    # the defaults: hard credits a Cutthroat maker 0.1, a partnership maker nothing
+    assert plain.level.maker_bonus(rules) == (0.1 if rules.cutthroat else 0.0)
+    # one batch each, no edge
+    plain.level = dataclasses.replace(
+        plain.level, max_rollouts=0, maker_edge=0.0, partnership_maker_edge=0.0
+    )
     edged.level = dataclasses.replace(plain.level, **{field: 0.5})
     unused.level = dataclasses.replace(plain.level, **{other: 0.5})
     rng = random.Random(5)

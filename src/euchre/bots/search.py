@@ -138,8 +138,8 @@ class Level:
     #: Cutthroat: utility added to a rollout before the play that ends with
     #: the deciding seat as maker. The rollouts play the bot's cards by the
     #: rule bot, but the bot plays them by search, which gains more over the
-    #: rule bot as maker than as defender. Off at every level: 0.1 at hard
-    #: measured no gain (see the README's strength notes).
+    #: rule bot as maker than as defender. Hard and expert use 0.1 (see the
+    #: README's strength notes for the paired measurement).
     maker_edge: float = 0.0
     #: ``maker_edge`` in partnership (the maker's side)
     partnership_maker_edge: float = 0.0
@@ -199,6 +199,7 @@ LEVELS: Final = {
         oversample=8,
         max_rollouts=800,
         partnership_play_oversample=32,
+        maker_edge=0.1,
     ),
     "expert": Level(
         "expert",
@@ -211,6 +212,7 @@ LEVELS: Final = {
         oversample=8,
         max_rollouts=1600,
         partnership_play_oversample=32,
+        maker_edge=0.1,
     ),
 }
 
