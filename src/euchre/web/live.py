@@ -1,0 +1,399 @@
+"""The live tables of a server process: each table's clients, its cache of the game, its bots.
+
+A :class:`LiveTable` holds the replayed :class:`~euchre.web.tables.Game` of one
+table and the WebSocket :class:`Client` s watching it. Every accepted action is
+committed to the store **before** anyone is told; the table is a cache refreshed
+from the store whenever the store reports a change (see docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import copy
+import json
+import logging
+import random
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Final
+
+from fastapi import WebSocket
+
+from ..bots import SearchBot
+from ..review import review_hand
+from .store import Store, StoreConflict
+from .tables import Game, TableError, derive_seed
+
+if TYPE_CHECKING:
+    from .server import TableServer
+
+__all__ = ["HINT_LEVEL", "RATE_PER_SECOND", "Client", "LiveTable", "is_own_write", "own_write"]
+
+log = logging.getLogger("euchre.web")
+
+#: WebSocket messages a socket may send per second (a burst of as many is allowed).
+RATE_PER_SECOND: Final = 20.0
+#: The level of the search bot that gives hints.
+HINT_LEVEL: Final = "medium"
+
+#: The table this task is writing to the store right now: the store tells its
+#: subscribers of a commit before the write returns, and a process need not catch
+#: up with its own write (it applies it itself). A contextvar, so a notification
+#: from another process (the PostgreSQL listener is a task of its own) is never
+#: mistaken for one's own.
+_WRITING: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "euchre_writing", default=None
+)
+
+
+@contextlib.contextmanager
+def own_write(table_id: str) -> Iterator[None]:
+    """Mark the store writes in this block as this task's own, for ``table_id``."""
+    token = _WRITING.set(table_id)
+    try:
+        yield
+    finally:
+        _WRITING.reset(token)
+
+
+def is_own_write(table_id: str) -> bool:
+    """Whether this task is writing ``table_id`` right now (inside :func:`own_write`)."""
+    return _WRITING.get() == table_id
+
+
+# -- the clients ---------------------------------------------------------------------------
+
+
+class Client:
+    """One WebSocket: its seat (after ``hello``), its outbox and its rate budget."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        """A client not yet said hello."""
+        self.websocket = websocket
+        self.hello = False
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.last: str | None = None  # the last state sent, as JSON text without its seq
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.budget = RATE_PER_SECOND
+        self.stamp = time.monotonic()
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message (the writer task sends them in order)."""
+        self.outbox.put_nowait(json.dumps(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already written as JSON text."""
+        self.outbox.put_nowait(text)
+
+    def error(self, code: str, message: str) -> None:
+        """Queue an ``error`` message for this client only."""
+        self.send({"type": "error", "code": code, "message": message})
+
+    def allow(self) -> bool:
+        """Take one message from the rate budget (a token bucket); False when it is empty."""
+        now = time.monotonic()
+        self.budget = min(RATE_PER_SECOND, self.budget + (now - self.stamp) * RATE_PER_SECOND)
+        self.stamp = now
+        if self.budget < 1.0:
+            return False
+        self.budget -= 1.0
+        return True
+
+    async def writer(self) -> None:
+        """Send queued messages until a None arrives or the socket fails."""
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                return
+            try:
+                await self.websocket.send_text(text)
+            except Exception:
+                return
+
+
+# -- one live table ------------------------------------------------------------------------
+
+
+class LiveTable:
+    """A table held in memory: the replayed :class:`Game`, its clients and its bot task."""
+
+    def __init__(self, server: TableServer, game: Game) -> None:
+        """Wrap a replayed game."""
+        self.server = server
+        self.table_id = game.table_id
+        self.game = game
+        self.lock = asyncio.Lock()
+        self.clients: set[Client] = set()
+        self.bot_task: asyncio.Task[None] | None = None
+        self.reviews: dict[int, str | None] = {}
+        self.hints: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        #: seats whose bot failed (raised or took too long): the rule bot plays them
+        #: for the rest of the match (in this process; what they played is stored)
+        self.fallback: set[int] = set()
+        #: (game, what the summary and last hand depend on, their JSON text)
+        self._shared: tuple[Game, tuple[object, ...], str] | None = None
+
+    @property
+    def store(self) -> Store:
+        """The server's store."""
+        return self.server.store
+
+    # -- keeping the cache current ---------------------------------------------------
+    async def _reload_locked(self) -> None:
+        loaded = await self.store.load_table(self.table_id)
+        if loaded is not None:
+            self.game = Game.replay(*loaded)
+
+    async def _refresh_locked(self) -> None:
+        """Catch up with the store (call with the lock held)."""
+        meta = await self.store.load_meta(self.table_id)
+        if meta is None:
+            return
+        if meta != self.game.meta:
+            await self._reload_locked()
+            return
+        entries = await self.store.entries_since(self.table_id, self.game.seq)
+        try:
+            for entry in entries:
+                self.game.apply_entry(entry)
+        except ValueError:
+            log.exception("table %s: entries do not replay; reloading", self.table_id)
+            await self._reload_locked()
+
+    async def sync(self) -> None:
+        """Catch up with the store and tell the clients (the store said it changed)."""
+        async with self.lock:
+            await self._refresh_locked()
+        await self.after_change()
+
+    async def after_change(self) -> None:
+        """Review a newly finished hand, mark a won match, tell clients, wake the bots."""
+        game = self.game
+        hands = game.match.hands
+        if hands and len(hands) - 1 not in self.reviews:
+            index = len(hands) - 1
+            state = hands[index]
+            names = game.names
+            try:
+                review = await asyncio.to_thread(review_hand, state)
+                self.reviews[index] = None if review is None else review.summary(names)
+            except Exception:
+                log.exception("table %s: review of hand %d failed", self.table_id, index)
+                self.reviews[index] = None
+        if game.match.is_over and game.meta["status"] != "over":
+            async with self.lock:
+                if self.game.match.is_over and self.game.meta["status"] != "over":
+                    self.game.meta["status"] = "over"
+                    with own_write(self.table_id):
+                        await self.store.save_meta(self.table_id, self.game.meta)
+        self.broadcast()
+        self.wake_bots()
+
+    # -- telling the clients -----------------------------------------------------------
+    def shared_text(self) -> str:
+        """The JSON members of a ``state`` message that every client gets alike
+        (``table``, ``public``, ``last_hand``), written once per change; the summary
+        and the last hand change only between hands, so they are kept till then."""
+        game = self.game
+        hands = len(game.match.hands)
+        review = self.reviews.get(hands - 1)
+        key = (game.status, game.meta["status"], hands, review)
+        cached = self._shared
+        if cached is None or cached[0] is not game or cached[1] != key:
+            last = game.last_hand(review)
+            text = f'"table": {json.dumps(game.summary())}, "last_hand": {json.dumps(last)}'
+            cached = self._shared = (game, key, text)
+        return f'"public": {json.dumps(game.public())}, {cached[2]}'
+
+    def state_body(self, client: Client, shared: str) -> str:
+        """The ``state`` message for one client (only its seat's view), as JSON
+        members without ``type`` and ``seq``: what decides whether it changed."""
+        view = self.game.view(client.seat) if client.seat is not None else None
+        view_text = "null" if view is None else json.dumps(view.to_json())
+        return f'"seat": {json.dumps(client.seat)}, "view": {view_text}, {shared}'
+
+    def _state_text(self, body: str) -> str:
+        return f'{{"type": "state", "seq": {self.game.seq}, {body}}}'
+
+    def send_state(self, client: Client, *, force: bool = False) -> None:
+        """Send ``client`` the state, unless (``force`` off) it saw the same already."""
+        body = self.state_body(client, self.shared_text())
+        if force or body != client.last:
+            client.last = body
+            client.send_text(self._state_text(body))
+
+    def broadcast(self) -> None:
+        """Send every client that said hello the state, if it changed for it.
+
+        A change another seat may not see (the maker's bare ``keep``) leaves that
+        seat's message as it was, so it is not sent: nothing leaks by its timing.
+        The parts all clients share are written to JSON once, each view once."""
+        clients = [c for c in self.clients if c.hello]
+        if not clients:
+            return
+        shared = self.shared_text()
+        for client in clients:
+            body = self.state_body(client, shared)
+            if body != client.last:
+                client.last = body
+                client.send_text(self._state_text(body))
+
+    # -- people ---------------------------------------------------------------------------
+    async def join(self, seat: int, name: str) -> str:
+        """Seat a person (table waiting); the secret token."""
+        async with self.lock:
+            await self._refresh_locked()
+            if self.game.status != "waiting":
+                raise TableError("seat_taken", "the game has started", 409)
+            game = Game(copy.deepcopy(self.game.meta))
+            token = game.join(seat, name)
+            with own_write(self.table_id):
+                await self.store.save_meta(self.table_id, game.meta)
+            self.game = game
+        await self.after_change()
+        return token
+
+    async def start(self, token: str) -> None:
+        """Start the game (a seated person's token): bots fill the empty seats, first deal."""
+        async with self.lock:
+            await self._refresh_locked()
+            if self.game.seat_of(token) is None:
+                raise TableError("bad_token", "that is not the token of a seat here", 403)
+            if self.game.status == "waiting":
+                game = Game(copy.deepcopy(self.game.meta))
+                game.start()
+                with own_write(self.table_id):
+                    await self.store.save_meta(self.table_id, game.meta)
+                self.game = game
+        await self.after_change()
+
+    async def act(self, seat: int, text: str, seq: int) -> None:
+        """``seat`` does the action written ``text`` on the state numbered ``seq``.
+
+        Committed to the store before anyone is told; TableError if refused."""
+        async with self.lock:
+            game = self.game
+            if game.status == "waiting":
+                raise TableError("not_started", "the game has not started")
+            if seq != game.seq:
+                raise TableError("stale", f"the table is at seq {game.seq}, not {seq}")
+            action = game.parse(text)
+            for _attempt in range(3):
+                entry = self.game.check(seat, action)
+                try:
+                    with own_write(self.table_id):
+                        await self.store.append_action(self.table_id, self.game.seq, entry)
+                except StoreConflict:
+                    # another process was first: catch up, then see if it still stands
+                    await self._refresh_locked()
+                    try:
+                        self.game.check(seat, action)
+                    except TableError as exc:
+                        raise TableError(
+                            "stale", f"another move came first: {exc.message}"
+                        ) from exc
+                    continue
+                self.game.apply_entry(entry)
+                break
+            else:
+                raise TableError("stale", "the table is busy; try again")
+        await self.after_change()
+
+    async def hint(self, seat: int) -> list[dict[str, Any]]:
+        """The search bot's suggestions for ``seat``'s current decision."""
+        game = self.game
+        view = game.view(seat)
+        if view is None or game.status != "playing" or view.to_act != seat:
+            raise TableError("not_your_turn", "a hint is for the seat to act")
+        key = (game.seq, seat)
+        cached = self.hints.get(key)
+        if cached is not None:
+            return cached
+        bot = SearchBot(random.Random(derive_seed(game.seed, "hint", game.seq)), level=HINT_LEVEL)
+        ranked = await asyncio.to_thread(bot.suggest, view)
+        hint = [{"action": str(a), "points": round(float(p), 3)} for a, p in ranked]
+        self.hints = {key: hint}  # only the latest decision's hint is worth keeping
+        return hint
+
+    # -- bots ------------------------------------------------------------------------------
+    def wake_bots(self) -> None:
+        """Start the bot task if a bot is to act and none runs."""
+        if self.server.closing or self.game.bot_to_act() is None:
+            return
+        if self.bot_task is None or self.bot_task.done():
+            self.bot_task = asyncio.create_task(self._run_bots())
+
+    async def _bot_decision(self, game: Game) -> dict[str, Any] | None:
+        """The entry of the bot to act, in a worker thread; if the bot raises or takes
+        longer than ``bot_timeout`` seconds, the rule bot decides on the same view and
+        plays that seat from then on. Only the chosen entry is stored, so a replay
+        never runs a bot again and the fallback cannot change a replayed game.
+
+        The rule bot itself decides in well under a millisecond: it runs here, on
+        the event loop (a worker thread would cost more than the decision)."""
+        seat = game.bot_to_act()
+        if seat is None:
+            return None
+        level = game.seats[seat]["level"]
+        if level == "rule":
+            return game.bot_entry()
+        if seat not in self.fallback:
+            try:
+                return await asyncio.wait_for(
+                    asyncio.to_thread(game.bot_entry), self.server.bot_timeout
+                )
+            except TimeoutError:
+                log.warning(
+                    "table %s: the %s bot of seat %d took over %gs at seq %d; "
+                    "the rule bot plays that seat from now on",
+                    self.table_id,
+                    level,
+                    seat,
+                    self.server.bot_timeout,
+                    game.seq,
+                )
+            except Exception:
+                log.exception(
+                    "table %s: the %s bot of seat %d failed at seq %d; "
+                    "the rule bot plays that seat from now on",
+                    self.table_id,
+                    level,
+                    seat,
+                    game.seq,
+                )
+            self.fallback.add(seat)
+        return game.bot_entry("rule")
+
+    async def _run_bots(self) -> None:
+        """Play the bots' turns (after the pace delay) until a person is to act."""
+        try:
+            while not self.server.closing:
+                game = self.game
+                if game.bot_to_act() is None:
+                    return
+                seq = game.seq
+                await asyncio.sleep(self.server.bot_delay)
+                if self.game is not game or game.seq != seq:
+                    continue  # something changed meanwhile: look again
+                entry = await self._bot_decision(game)
+                if entry is None:
+                    continue
+                async with self.lock:
+                    if self.game is not game or game.seq != seq:
+                        continue
+                    try:
+                        with own_write(self.table_id):
+                            await self.store.append_action(self.table_id, seq, entry)
+                    except StoreConflict:
+                        # another process played this move first: catch up
+                        await self._refresh_locked()
+                        continue
+                    game.apply_entry(entry)
+                await self.after_change()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the bots stopped", self.table_id)
