@@ -19,8 +19,8 @@ it could not hear. An ``append_action`` whose commit was cut off by the failure
 is recognised on retry (the same entry is already stored at that seq) and counts
 as done, not as a conflict.
 
-Operations use a small pool of ``psycopg.AsyncConnection`` (autocommit; explicit
-transactions); schema creation runs under a transaction-level advisory lock, so
+Operations use a ``psycopg_pool.AsyncConnectionPool`` of autocommit connections
+(explicit transactions); schema creation runs under a transaction-level advisory lock, so
 processes opening the same database at once do not trip over each other.
 """
 
@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any, TypeVar
@@ -36,8 +37,8 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict
-from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
 
 from euchre.web.store import Callback, Store, StoreConflict
 
@@ -78,6 +79,12 @@ _CONN_DEFAULTS = {
     "keepalives_count": "3",
 }
 
+#: How long an operation waits for a pool connection (seconds), and how long the
+#: pool keeps trying to open one after a failure before it lets the next request
+#: try afresh: short, so that operations retry (with backoff, boundedly) while
+#: the server is down and go on as soon as it is back.
+_POOL_WAIT = 1.0
+
 _log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -105,14 +112,13 @@ class PostgresStore(Store):
         self.url = url
         params = {k: v for k, v in _CONN_DEFAULTS.items() if k not in conninfo_to_dict(url)}
         self._params: dict[str, Any] = params
+        self._pool_size = pool_size
         self._retries = retries
-        self._slots = asyncio.Semaphore(pool_size)
-        self._idle: list[Conn] = []
-        self._generation = 0
-        self._pids: dict[int, int] = {}  # id(connection) -> its backend pid
+        self._pool: AsyncConnectionPool[Conn] | None = None
+        # backend pid -> this process's pool connection (gone once it is collected)
+        self._own: weakref.WeakValueDictionary[int, Conn] = weakref.WeakValueDictionary()
         self._listener: asyncio.Task[None] | None = None
         self._listen_conn: Conn | None = None
-        self._opened = False
         self._closed = False
 
     # -- connections ----------------------------------------------------------
@@ -123,51 +129,38 @@ class PostgresStore(Store):
         )
         return conn
 
+    async def _configure(self, conn: Conn) -> None:
+        """A new pool connection: remember its backend pid (its notifications are ours)."""
+        self._own[conn.info.backend_pid] = conn
+
+    def _is_own(self, pid: int) -> bool:
+        """Whether ``pid`` is the backend of one of this process's open pool connections."""
+        conn = self._own.get(pid)
+        return conn is not None and not conn.closed
+
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[Conn]:
-        """A pooled connection (autocommit); returned to the pool if healthy."""
+        """A pooled connection (autocommit); returned to the pool, which keeps it
+        if it is healthy. PoolTimeout (an OperationalError) if none comes in time."""
         if self._closed:
             raise RuntimeError("store is closed")
-        if not self._opened:
+        if self._pool is None:
             raise RuntimeError("store is not open")
-        async with self._slots:
-            generation = self._generation
-            if self._idle:
-                conn = self._idle.pop()
-            else:
-                conn = await self._connect()
-                self._pids[id(conn)] = conn.info.backend_pid
-            try:
-                yield conn
-            finally:
-                healthy = (
-                    not conn.closed
-                    and not conn.broken
-                    and conn.info.transaction_status == TransactionStatus.IDLE
-                )
-                if healthy and not self._closed and generation == self._generation:
-                    self._idle.append(conn)
-                else:
-                    await self._discard(conn)
+        async with self._pool.connection() as conn:
+            yield conn
 
-    async def _discard(self, conn: Conn) -> None:
-        self._pids.pop(id(conn), None)
+    async def _close_quietly(self, conn: Conn) -> None:
         try:
             await conn.close()
         except Exception:  # closing a dead connection may fail; it is gone either way
             _log.debug("closing a connection failed", exc_info=True)
 
-    async def _drop_idle(self) -> None:
-        """Close the idle connections (after a failure they are likely dead too)."""
-        idle, self._idle = self._idle, []
-        for conn in idle:
-            await self._discard(conn)
-
     async def _reset_pool(self) -> None:
-        """Forget every connection made before the server went away."""
-        self._generation += 1
-        self._pids.clear()
-        await self._drop_idle()
+        """Forget every pool connection made so far (after a failure they are likely
+        dead too): the idle ones are closed at once, those in use when they come
+        back, and new ones are opened."""
+        if self._pool is not None:
+            await self._pool.drain()
 
     async def _run(self, op: Callable[[Conn, int], Awaitable[T]]) -> T:
         """Run ``op(conn, attempt)``; on a connection failure, retry on a fresh
@@ -181,7 +174,7 @@ class PostgresStore(Store):
                 if self._closed or attempt == self._retries - 1:
                     raise
                 _log.warning("PostgreSQL operation failed (%s); retrying", exc)
-                await self._drop_idle()
+                await self._reset_pool()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
         raise AssertionError("unreachable")  # pragma: no cover
@@ -193,9 +186,20 @@ class PostgresStore(Store):
         several processes open the same database at once)."""
         if self._closed:
             raise RuntimeError("store is closed")
-        if self._opened:
+        if self._pool is not None:
             return
-        self._opened = True
+        self._pool = AsyncConnectionPool(
+            self.url,
+            kwargs={"autocommit": True, **self._params},
+            min_size=1,
+            max_size=self._pool_size,
+            open=False,
+            configure=self._configure,
+            name="euchre",
+            timeout=_POOL_WAIT,
+            reconnect_timeout=_POOL_WAIT,
+        )
+        await self._pool.open()
 
         async def create(conn: Conn, attempt: int) -> None:
             async with conn.transaction():
@@ -206,8 +210,8 @@ class PostgresStore(Store):
         try:
             await self._run(create)
         except BaseException:
-            self._opened = False
-            await self._drop_idle()
+            pool, self._pool = self._pool, None
+            await pool.close()
             raise
 
     async def close(self) -> None:
@@ -222,8 +226,10 @@ class PostgresStore(Store):
                 await task
         conn, self._listen_conn = self._listen_conn, None
         if conn is not None:
-            await self._discard(conn)
-        await self._drop_idle()
+            await self._close_quietly(conn)
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
 
     # -- writes -------------------------------------------------------------------
 
@@ -404,13 +410,13 @@ class PostgresStore(Store):
             if conn is not None:
                 try:
                     async for note in conn.notifies():
-                        if note.pid in self._pids.values():
+                        if self._is_own(note.pid):
                             continue  # this process's write: its subscribers were told
                         await self._notify(note.payload)
                 except psycopg.OperationalError as exc:
                     _log.warning("PostgreSQL LISTEN connection lost (%s); reconnecting", exc)
                 self._listen_conn = None
-                await self._discard(conn)
+                await self._close_quietly(conn)
             if self._closed:
                 return
             self._listen_conn = await self._run_listen_connect(bounded=False)
@@ -421,7 +427,7 @@ class PostgresStore(Store):
             except psycopg.OperationalError as exc:
                 _log.warning("PostgreSQL still unavailable (%s)", exc)
                 conn, self._listen_conn = self._listen_conn, None
-                await self._discard(conn)
+                await self._close_quietly(conn)
                 await asyncio.sleep(0.5)
                 continue
             for table_id, _meta in tables:
