@@ -35,10 +35,10 @@ import sys
 import time
 from typing import Any
 
-from euchre import FastHand, Rules
+from euchre import FastHand, Phase, Rules
 from euchre.solver import Solver, minimax_tricks
 
-PLAY_PHASE = 6
+PLAY_PHASE = Phase.PLAY
 TARGET_MS = {"three": 0.3, "four": 1.0}
 
 

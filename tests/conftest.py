@@ -29,11 +29,13 @@ def new_hand(rules: Rules, dealer: int, deal: Deal) -> HandState:
 
 
 def run(state: HandState, *lines: str) -> HandState:
-    """Apply record lines ``"SEAT ACTION"``; each must be that seat's turn."""
+    """Apply record lines ``"SEAT ACTION"`` (a full keep of a maker still to
+    choose is the merge and the keep, as records write it); each must be that
+    seat's turn."""
     for line in lines:
         seat, action = parse_seat_action(line)
         assert state.to_act == seat, f"{line!r}: it is seat {state.to_act}'s turn"
-        state = state.apply(action, seat)
+        state = state.apply_recorded(action, seat)
     return state
 
 

@@ -90,8 +90,8 @@ def test_decide_rejects_an_illegal_choice() -> None:
 
 def test_decide_gives_the_bot_only_its_view() -> None:
     """``decide`` hands the bot the seat's view and that view's legal
-    actions; the Cutthroat maker is asked twice (alone or merge without the
-    dummy, then which five with it)."""
+    actions, once per engine step; the Cutthroat maker answers two phases
+    (MAKER: alone or merge without the dummy, then KEEP: which five with it)."""
     rng = random.Random(3)
     merges = 0
     for i in range(200):
@@ -103,21 +103,20 @@ def test_decide_gives_the_bot_only_its_view() -> None:
             spy = Spy(RandomBot(random.Random(i)))
             scores = tuple(range(rules.seats))
             action = decide(spy, state, seat, scores)
-            first_view, first_legal = spy.calls[0]
-            assert first_view == state.view(seat, scores)
-            assert first_legal == first_view.legal
-            if state.phase == Phase.MAKER and action.kind == "keep":
+            assert len(spy.calls) == 1
+            view, legal = spy.calls[0]
+            assert view == View.of(state, seat, scores)
+            assert legal == view.legal == tuple(state.legal_actions())
+            if state.phase == Phase.MAKER:
+                assert legal == (Action.alone(), Action.merge()) and not view.dummy
+            elif state.phase == Phase.KEEP:
                 merges += 1
-                assert first_legal == (Action.alone(), Action.merge())
-                assert len(spy.calls) == 2
-                kview, klegal = spy.calls[1]
-                assert kview == state.view(seat, scores, keep_choice=True)
-                assert len(klegal) == 252 and action in klegal
-                assert kview.dummy and not first_view.dummy
-            else:
-                assert len(spy.calls) == 1
+                assert len(legal) == 252 and view.dummy and len(action.cards) == 5
             assert action in state.legal_actions()
-            state = state.apply(action)
+            after = state.apply(action)
+            if action.is_merge:  # the same seat is asked again, for the five
+                assert after.phase == Phase.KEEP and after.to_act == seat
+            state = after
     assert merges > 10
 
 
@@ -195,10 +194,9 @@ def test_full_matches_complete(variant: Variant) -> None:
 
 def twins(state: HandState, seat: int, rng: random.Random) -> tuple[HandState, HandState] | None:
     """Two full states, with different deals, whose views for ``seat`` are
-    the same as ``state``'s (for the maker's keep choice: the same
-    keep-choice view, so that the dummy is the same)."""
-    keep = state.phase == Phase.MAKER
-    view = state.view(seat, keep_choice=keep)
+    the same as ``state``'s (for the maker's keep, phase KEEP: a view that
+    shows the dummy, so that the dummy is the same)."""
+    view = View.of(state, seat)
     first = view.sample(random.Random(rng.random()))
     for _ in range(20):
         second = view.sample(random.Random(rng.random()))
@@ -221,7 +219,7 @@ def test_choice_depends_only_on_the_view(variant: Variant) -> None:
             pair = twins(state, seat, rng)
             if pair is not None:
                 a, b = pair
-                assert a.view(seat) == b.view(seat) == state.view(seat)
+                assert View.of(a, seat) == View.of(b, seat) == View.of(state, seat)
                 for make in (RuleBot, RandomBot):
                     got_a = decide(make(random.Random(i)), a, seat)
                     got_b = decide(make(random.Random(i)), b, seat)
@@ -322,7 +320,12 @@ def test_rule_bot_as_maker() -> None:
     state = state.apply(act)
     assert state.phase == Phase.MAKER and state.to_act == 1
     act = decide(RuleBot(random.Random(0)), state, 1)
-    if act.kind == "keep":
+    assert act in (Action.alone(), Action.merge())
+    if act.is_merge:  # then the five, on the view that shows the dummy
+        state = state.apply(act)
+        assert state.phase == Phase.KEEP and state.to_act == 1
+        act = decide(RuleBot(random.Random(0)), state, 1)
+        assert act.kind == "keep" and len(act.cards) == 5
         assert {Card.parse("JH"), Card.parse("JD"), Card.parse("AH")} <= set(act.cards)
         # the dummy's hearts are worth keeping too
         assert Card.parse("KH") in act.cards and Card.parse("QH") in act.cards

@@ -252,15 +252,17 @@ def generate(scn: Scenario) -> tuple[str, HandState]:
         seat = state.to_act
         assert seat is not None
         n += 1
-        view = state.view(seat)
+        view = View.of(state, seat)
         out.append("")
-        out.append(f"#{n} {state.phase.value}: seat {seat} to act")
+        out.append(f"#{n} {state.phase}: seat {seat} to act")
         out.append(f"  view:   {summary(view)}")
         out.append(f"  legal:  {_legal(view)}")
         action = choose(state, view, rng, scn.bias)
-        if action.is_merge:
+        if action.is_merge:  # phase MAKER, then KEEP: written as one step, as records do
             out.append(f"  choice: {seat} keep (merge the dummy)")
-            kview = state.view(seat, keep_choice=True)
+            state = state.apply(action, seat)
+            assert state.phase == Phase.KEEP and state.to_act == seat
+            kview = View.of(state, seat)
             pool = sorted({c for a in kview.legal for c in a.cards})
             out.append(f"  view:   {summary(kview)}")
             out.append(f"  legal:  {len(kview.legal)} keeps of five from {_cards(pool)}")

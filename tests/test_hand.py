@@ -527,27 +527,36 @@ def test_joker_led_is_trump_led() -> None:
 
 def test_maker_choice_alone_or_keep_five_of_ten() -> None:
     """RULES.md §2 The dummy, Settled order (b): the maker goes alone or merges the
-    dummy and keeps five of the ten."""
+    dummy (without seeing it: phase MAKER), then keeps five of the ten (phase KEEP)."""
     s = run(new_hand(CUT, 0, DEAL_A), "1 pass", "2 order", "0 decline")
     assert s.phase is Phase.MAKER and s.to_act == 2
+    assert s.legal_actions() == [Action.alone(), Action.merge()]
+    s = s.apply(Action.merge(), 2)
+    assert s.phase is Phase.KEEP and s.to_act == 2 and not s.merged
+    assert len(s.history) == 3  # the merge is written with the keep, as one line
     acts = s.legal_actions()
-    assert len(acts) == 1 + 252
-    assert Action.alone() in acts
     pool = set(cards("JH AH KH 9S TS JD TH 9H QD KC"))
-    keeps = [a for a in acts if a.kind == "keep"]
-    assert len({a for a in keeps}) == 252
-    assert all(len(a.cards) == 5 and set(a.cards) <= pool for a in keeps)
+    assert len(set(acts)) == 252 and all(a.kind == "keep" for a in acts)
+    assert all(len(a.cards) == 5 and set(a.cards) <= pool for a in acts)
+    s = s.apply(act("keep JH JD AH KH TH"), 2)
+    assert s.merged and s.phase is Phase.ALONE
+    assert s.history[-1] == (2, act("keep JH JD AH KH TH"))
 
 
 def test_keep_must_be_five_of_the_ten() -> None:
     """RULES.md §2 The dummy: keep only cards of the hand and the dummy."""
     s = run(new_hand(CUT, 0, DEAL_A), "1 pass", "2 order", "0 decline")
-    with pytest.raises(IllegalActionError, match="not AS"):
-        s.apply(act("keep JH AH KH JD AS"))
-    with pytest.raises(IllegalActionError):
-        s.apply(act("keep"))  # the bare merge intent names no cards
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match="first choose: alone, or merge"):
+        s.apply(act("keep JH AH KH JD TH"))  # the five come after the merge
+    with pytest.raises(IllegalActionError, match="not possible now"):
         s.apply(act("pass"))
+    merged = s.apply(act("keep"))  # the bare keep: merge without seeing the dummy
+    with pytest.raises(IllegalActionError, match="not AS"):
+        merged.apply(act("keep JH AH KH JD AS"))
+    with pytest.raises(IllegalActionError, match="chose to merge the dummy"):
+        merged.apply(act("keep"))  # the bare merge again names no cards
+    with pytest.raises(IllegalActionError, match="chose to merge the dummy"):
+        merged.apply(act("alone"))
     s = run(s, "2 keep JH JD AH KH TH")
     assert s.merged
     assert s.hand(2) == sorted(cards("JH JD AH KH TH"))
@@ -1382,3 +1391,25 @@ def test_history_records_every_action_with_its_seat() -> None:
         (0, "pass"),
     ]
     assert s.to_act == 1 and s.phase is Phase.ALONE
+
+
+def test_reasons_for_a_person_and_with_suit_symbols() -> None:
+    """RULES.md §2 Play (follow suit), §2 The dummy: ``why_illegal`` is the one source
+    of reasons; ``you`` addresses the seat's player, ``pretty`` writes suit symbols."""
+    s = run(new_hand(CUT, 0, DEAL_A), "1 order", "0 decline")
+    assert s.why_illegal(act("keep AS KS QS 9D TD")) == (
+        "first choose: alone, or merge the dummy without seeing it (keep); "
+        "the five to keep come after"
+    )
+    merged = s.apply(Action.merge())
+    assert merged.why_illegal(act("alone"), you=True) == (
+        "you chose to merge the dummy: now keep five of the ten cards (keep C1 C2 C3 C4 C5)"
+    )
+    assert merged.why_illegal(act("pass"), 2, you=True) == ("it is not your turn: seat 1 is to act")
+    s = run(s, "1 keep AS KS QS 9D TD", "2 pass", "0 pass", "1 play AS")
+    assert s.why_illegal(act("play JH")) == "must follow suit: S was led (seat 2 may play 9S TS)"
+    assert s.why_illegal(act("play JH"), you=True, pretty=True) == (
+        "you must follow suit: ♠ was led (you may play 9♠ 10♠)"
+    )
+    assert s.why_illegal(act("play AD"), you=True) == "you don't hold AD"
+    assert s.why_illegal(act("play 9S")) is None

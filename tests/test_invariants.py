@@ -162,10 +162,12 @@ def expected_legal(s: HandState) -> set[str]:
         if not (r.stick_the_dealer and s.to_act == s.dealer):
             out.add("pass")
         return out
-    if s.phase is Phase.MAKER:
+    if s.phase is Phase.MAKER:  # alone, or merge without seeing the dummy (bare keep)
+        return {"alone", "keep"}
+    if s.phase is Phase.KEEP:
         assert s.maker is not None
         pool = s.hand(s.maker) + s.dummy
-        return {"alone"} | {str(Action.keep(k)) for k in combinations(pool, 5)}
+        return {str(Action.keep(k)) for k in combinations(pool, 5)}
     if s.phase is Phase.ALONE:
         return {"pass", "alone"}
     assert s.phase is Phase.PLAY and s.trump is not None and s.to_act is not None
@@ -433,7 +435,7 @@ def replay(
 ) -> HandState:
     s = HandState(setup_rules, dealer, deal)
     for seat, code in history:
-        s = s.apply(Action(code), seat)
+        s = s.apply_recorded(Action(code), seat)
         check_state(s)
     return s
 

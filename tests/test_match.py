@@ -7,7 +7,7 @@ import random
 import pytest
 
 from conftest import make_deal
-from euchre import Deal, IllegalActionError, Match, Rules
+from euchre import Action, Deal, IllegalActionError, Match, Phase, Rules
 from euchre.actions import parse_seat_action
 from euchre.match import MatchOver, winners_of
 
@@ -95,6 +95,11 @@ def play_hand(match: Match, script: tuple[Deal, str]) -> Match:
     assert match.current is not None and match.current.dealer == dealer
     for line in lines:
         seat, action = parse_seat_action(line)
+        if action.kind == "keep" and not action.is_merge:
+            # a record's keep line is two steps: the merge (phase MAKER), the five (KEEP)
+            assert match.current is not None and match.current.phase is Phase.MAKER
+            match = match.apply(Action.merge(), seat)
+            assert match.current is not None and match.current.phase is Phase.KEEP
         match = match.apply(action, seat)
     assert match.current is None, "the script did not finish the hand"
     return match

@@ -52,8 +52,9 @@ def cards(text: str) -> tuple[Card, ...]:
 def choose(state: HandState, rng: random.Random) -> Action:
     """A random legal action, biased towards the rarer decisions."""
     legal = state.legal_actions()
-    if state.phase == Phase.MAKER:
-        return legal[0] if rng.random() < 0.3 else rng.choice(legal[1:])
+    if state.phase == Phase.MAKER:  # alone, or merge (the five come in phase KEEP)
+        assert legal == [Action.alone(), Action.merge()]
+        return Action.alone() if rng.random() < 0.3 else Action.merge()
     if state.phase == Phase.ALONE:
         return Action.alone() if rng.random() < 0.25 else Action.pass_()
     return rng.choice(legal)
@@ -163,6 +164,10 @@ def test_result_objects() -> None:
     # the cutthroat maker's keep choice: "alone" and the single word "keep"
     s = read_hand(example_record(actions=EXAMPLE_ACTIONS[:3]))
     assert replay_result(s) == {"complete": False, "to_act": 2, "legal": ["alone", "keep"]}
+    # a merge without its keep writes no line: its record is the one before it
+    merged = s.apply(Action.merge())
+    assert merged.phase == Phase.KEEP and hand_record(merged) == hand_record(s)
+    assert read_hand(hand_record(merged)).phase == Phase.MAKER
     s = read_hand(example_record(actions=EXAMPLE_ACTIONS[:2]))
     assert replay_result(s)["legal"] == [
         "decline", "pickup 9C", "pickup AC", "pickup KS", "pickup QD", "pickup QH", "pickup TD",

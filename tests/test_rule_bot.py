@@ -19,6 +19,7 @@ from euchre import Action, Card, Deal, HandState, Phase, Rules, Suit
 from euchre.bots import Bot, RandomBot, RuleBot, decide
 from euchre.bots.rule import strength
 from euchre.cards import effective_suit
+from euchre.view import View
 
 Variant = Literal["cutthroat", "partnership"]
 
@@ -105,7 +106,7 @@ def test_round_two_prefers_next_left_of_the_dealer() -> None:
         ["TC QC KC AC TD", "JD 9D JC 9C AS", "QD KD AD 9S TS", "QS KS JS JH AH"], "KH 9H TH QH"
     )
     bot = RuleBot()
-    view = state(PART, 0, d, ["pass"] * 4).view(1)
+    view = View.of(state(PART, 0, d, ["pass"] * 4), 1)
     assert strength(view.hand, Suit.DIAMONDS) == strength(view.hand, Suit.CLUBS)
     assert bot.choose(view, view.legal) == Action.call(Suit.DIAMONDS)
 
@@ -130,7 +131,7 @@ def test_cutthroat_orders_a_strong_hand_and_merges() -> None:
     assert choice(st) == Action.order()
     st = st.apply_all(["order", "pickup 9D"])
     assert st.phase == Phase.MAKER
-    view = st.view(1)
+    view = View.of(st, 1)
     # not a sure march: merging the dummy only adds cards
     assert RuleBot().choose(view, view.legal) == Action.merge()
 
@@ -156,6 +157,9 @@ def test_dummy_keep_picks_the_strongest_five() -> None:
     )
     st = state(CUT, 0, d, ["order", "pickup 9D"])
     assert st.phase == Phase.MAKER and st.to_act == 1
+    assert choice(st) == Action.merge()
+    st = st.apply(Action.merge())
+    assert st.phase == Phase.KEEP and st.to_act == 1
     act = choice(st)
     assert act.kind == "keep" and set(act.cards) == set(cards("JH JD AH KH AD"))
     # and leads the right bower
@@ -249,7 +253,7 @@ def test_policy_is_a_distribution_led_by_the_choice() -> None:
         while not st.is_over:
             seat = st.to_act
             assert seat is not None
-            view = st.view(seat)
+            view = View.of(st, seat)
             probs = bot.policy(view, view.legal)
             assert set(probs) == set(view.legal)
             assert abs(sum(probs.values()) - 1.0) < 1e-9
@@ -355,7 +359,7 @@ def test_decisions_are_fast() -> None:
         while not st.is_over:
             seat = st.to_act
             assert seat is not None
-            view = st.view(seat)
+            view = View.of(st, seat)
             t0 = time.perf_counter()
             act = bot.choose(view, view.legal)
             total += time.perf_counter() - t0
@@ -382,8 +386,8 @@ def test_play_code_agrees_with_choose_on_the_view(variant: Variant, deck: int) -
             seat = st.to_act
             assert seat is not None
             if st.phase == Phase.PLAY:
-                view = st.view(seat)
-                assert bot.play_code(st._h, seat) == bot.choose(view, view.legal).code
+                view = View.of(st, seat)
+                assert bot.play_code(st.core, seat) == bot.choose(view, view.legal).code
                 compared += 1
             chooser: Bot = bot if i % 2 else other
             st = st.apply(decide(chooser, st, seat))

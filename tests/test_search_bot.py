@@ -29,8 +29,10 @@ from euchre.bots import (
     decide,
     make_bot,
 )
-from euchre.bots.search import greedy_keep, points_table, utility
+from euchre.bots.scoring import points_table, utility
+from euchre.bots.search import greedy_keep
 from euchre.cards import mask_of
+from euchre.view import View
 
 Variant = Literal["cutthroat", "partnership"]
 VARIANTS: tuple[Variant, ...] = ("cutthroat", "partnership")
@@ -132,11 +134,10 @@ def test_deterministic_and_view_only(variant: Variant) -> None:
     rng = random.Random(8)
     compared = 0
     for state, seat in positions(rules, 12, seed=3):
-        keep = state.phase == Phase.MAKER
-        view = state.view(seat, keep_choice=keep)
+        view = View.of(state, seat)  # the maker's keep (phase KEEP): the dummy shown
         a = view.sample(random.Random(rng.random()))
         b = view.sample(random.Random(rng.random()))
-        assert a.view(seat, keep_choice=keep) == b.view(seat, keep_choice=keep) == view
+        assert View.of(a, seat) == View.of(b, seat) == view
         got = [decide(make_bot("search:easy", 5), s, seat) for s in (state, a, b)]
         assert got[0] == got[1] == got[2]
         compared += 1
@@ -146,7 +147,7 @@ def test_deterministic_and_view_only(variant: Variant) -> None:
 def test_suggest_ranks_consistently_with_choose() -> None:
     for variant in VARIANTS:
         for state, seat in positions(Rules(variant=variant), 8, seed=11):
-            view = state.view(seat)
+            view = View.of(state, seat)
             bot = make_bot("search:easy", 2)
             assert isinstance(bot, SearchBot)
             ranked = bot.suggest(view)
@@ -166,12 +167,14 @@ def test_suggest_for_the_keep_lists_filtered_candidates() -> None:
     assert state.phase == Phase.MAKER
     bot = make_bot("search:medium", 1)
     assert isinstance(bot, SearchBot)
-    ranked = bot.suggest(state.view(1, keep_choice=True))
+    merged = state.apply(Action.merge())
+    assert merged.phase == Phase.KEEP and merged.to_act == 1
+    ranked = bot.suggest(View.of(merged, 1))
     assert 1 < len(ranked) <= bot.level.keep_candidates + 1
     best = ranked[0][0]
     assert {Card.parse("JH"), Card.parse("JD"), Card.parse("AH")} <= set(best.cards)
     # before seeing the dummy: alone or merge
-    first = bot.suggest(state.view(1))
+    first = bot.suggest(View.of(state, 1))
     assert {a for a, _ in first} == {Action.alone(), Action.merge()}
 
 
@@ -206,7 +209,7 @@ def test_inference_weighs_down_unlikely_deals() -> None:
     )
     state = HandState(rules, 0, deal).apply(Action.order())
     assert state.phase == Phase.PICKUP and state.to_act == 0
-    view = state.view(0)
+    view = View.of(state, 0)
     bot = make_bot("search:easy", 1)
     assert isinstance(bot, SearchBot)
     rng = random.Random(2)
@@ -239,18 +242,20 @@ def test_samples_give_a_merged_maker_the_models_keep() -> None:
     model = RuleBot(random.Random(0))
     state = HandState(rules, 0, deal).apply(Action.order())
     state = state.apply(decide(model, state, 0))  # the dealer picks up and discards
-    state = state.apply(decide(model, state, 1))  # the maker merges and keeps five
+    state = state.apply(decide(model, state, 1))  # the maker merges
+    assert state.phase == Phase.KEEP and state.to_act == 1
+    state = state.apply(decide(model, state, 1))  # and keeps five
     assert state.merged and state.maker == 1
     while state.phase != Phase.PLAY:
         state = state.apply(decide(model, state, state.to_act or 0))
     bot = make_bot("search:hard", 3)
     assert isinstance(bot, SearchBot)
     for seat in (0, 2):
-        view = state.view(seat)
+        view = View.of(state, seat)
         samples = bot._samples(view, 40, random.Random(seat))
         kept_as_model = 0
         for sample, _ in samples:
-            assert sample.view(seat) == view
+            assert View.of(sample, seat) == view
             pool = mask_of(sample.hand(1)) | mask_of(sample.maker_discards)
             kept = model.keep_mask(pool, int(Suit.HEARTS), True, Card.parse("9H").id, 24)
             kept_as_model += mask_of(sample.hand(1)) == kept
@@ -279,9 +284,9 @@ def test_weighed_samples_give_back_the_view(variant: Variant) -> None:
             assert seat is not None
             if state.phase == Phase.PLAY and (state.picked_up or state.merged) and i % 3 == 0:
                 for s in range(rules.seats):
-                    view = state.view(s)
+                    view = View.of(state, s)
                     for sample, w in bot._samples(view, 4, random.Random(checked)):
-                        assert sample.view(s) == view
+                        assert View.of(sample, s) == view
                         assert w >= 0
                         checked += 1
             state = state.apply(decide(model, state, seat))
@@ -311,7 +316,7 @@ def test_oversampling_resamples_by_weight() -> None:
             continue
         seat = state.to_act
         assert seat is not None
-        view = state.view(seat)
+        view = View.of(state, seat)
         truth = hard.weight(state, seat)
         for name, bot in (("hard", hard), ("plain", plain)):
             samples = bot._samples(view, 20, random.Random(i))
@@ -347,7 +352,7 @@ def test_card_play_draws_its_own_oversample(
     assert bot.level.card_play_oversample(rules) == per_play
     seen = {"play": 0, "before": 0}
     for state, seat in positions(rules, 6, seed=11):
-        view = state.view(seat)
+        view = View.of(state, seat)
         before = bot.samples
         bot.choose(view, view.legal)
         drawn = bot.samples - before
@@ -358,7 +363,7 @@ def test_card_play_draws_its_own_oversample(
             assert drawn > 0 and drawn % (8 * bot.level.decision_samples(len(view.legal))) == 0
             seen["before"] += 1
         for sample, _ in bot._samples(view, 4, random.Random(1), per_play):
-            assert sample.view(seat) == view
+            assert View.of(sample, seat) == view
     assert seen["play"] > 0 and seen["before"] > 0, seen
 
 
@@ -433,7 +438,7 @@ def test_maker_edge_credits_rollouts_that_end_with_me_as_maker(variant: Variant)
     gained = 0.0
     for i in range(8):
         state = HandState.deal_random(rules, i % rules.seats, rng)
-        view = state.view(state.to_act or 0)
+        view = View.of(state, state.to_act or 0)
         base, more, same = (dict(b.suggest(view)) for b in (plain, edged, unused))
         assert same == base
         order, pass_ = Action.order(), Action.pass_()
@@ -454,7 +459,7 @@ def test_points_table_and_utility() -> None:
         state = state.apply(decide(RuleBot(), state, seat))
         if state.is_over:
             state = HandState.deal_random(Rules(), 0, random.Random(seat + 7))
-    table = points_table(state._h)
+    table = points_table(state.core)
     m = state.maker
     assert m is not None
     assert table[3][m] == table[4][m] >= 1 and table[5][m] == 3
@@ -504,7 +509,7 @@ def test_cheat_bot_is_legal(variant: Variant) -> None:
             assert action in state.legal_actions()
             state = state.apply(action)
     with pytest.raises(TypeError):
-        CheatBot().choose(state.view(0), ())
+        CheatBot().choose(View.of(state, 0), ())
 
 
 # -- strength smoke test --------------------------------------------------------------------------

@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import make_deal, new_hand, run
-from euchre import FastHand, HandState, Rules
+from euchre import FastHand, HandState, Phase, Rules
 from euchre.cards import Card
 from euchre.solver import Solver, SolverError, can_take, max_tricks, minimax_tricks
 
-PLAY = 6
+PLAY = Phase.PLAY
 
 
 def reference(h: FastHand) -> tuple[int, dict[int, int]]:
@@ -150,7 +150,7 @@ def test_maker_with_the_five_top_trumps_takes_five() -> None:
         ["9C TC QC KC AC", "JH JD AH KH QH", "9S TS QS KS AS", "9D TD QD KD AD"],
         "TH 9H JC JS",
     )
-    assert state.phase.value == "play" and state.to_act == 1
+    assert state.phase is Phase.PLAY and state.to_act == 1
     h = state.fast()
     s = Solver(h)
     assert s.max_tricks() == 5

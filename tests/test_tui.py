@@ -110,11 +110,11 @@ class Driver:
     def attach(self, game: TerminalGame, out: io.StringIO) -> None:
         self.game, self.out = game, out
 
-    def view(self, keep: bool = False) -> View:
+    def view(self) -> View:
         assert self.game is not None
         state = self.game.match.current
         assert state is not None and state.to_act == 0
-        return state.view(0, self.game.match.scores, keep_choice=keep)
+        return View.of(state, 0, self.game.match.scores)
 
     def text(self) -> str:
         """The output so far, without colour codes."""
@@ -132,7 +132,8 @@ class Driver:
         if prompt == NEXT_PROMPT:
             return ""
         keep = prompt == KEEP_PROMPT
-        view = self.view(keep)
+        view = self.view()
+        assert keep == (view.phase is Phase.KEEP), (prompt, view.phase)
         if self.check_leaks:
             self.check_no_leak(view)
         if self.strategy is not None and not keep:
@@ -195,7 +196,7 @@ def assert_no_leaks_per_hand(game: TerminalGame, text: str) -> None:
     hands = list(game.match.hands)
     assert len(segments) == len(hands)
     for i, (hand, segment) in enumerate(zip(hands, segments, strict=True), 1):
-        view = hand.view(0)
+        view = View.of(hand, 0)
         bad = leaked(segment, view.unseen())
         assert not bad, f"hand {i} printed {bad}"
 
@@ -402,7 +403,7 @@ class Scripted:
             return self.pending.pop(0)
         if prompt == NEXT_PROMPT:
             return self.driver(prompt)
-        view = self.driver.view(prompt == KEEP_PROMPT)
+        view = self.driver.view()
         key = f"{prompt} {view.phase}"
         if key not in self.done:
             self.done.add(key)
@@ -470,6 +471,7 @@ def test_bad_input_is_reprompted_with_a_reason() -> None:
         "✗ keep five different cards",
         "first choose: alone, or merge the dummy",
         "you chose to merge the dummy",
+        "keep only cards from your hand and the dummy (not ",
         "What you can do now:",
         "pass — let the next player bid",
     ):
@@ -583,14 +585,14 @@ def test_parse_merge_keep_and_commands() -> None:
     assert parse_input("merge", Phase.MAKER, _HAND) == Action.merge()
     assert parse_input("keep", Phase.MAKER, _HAND) == Action.merge()
     ten = _HAND + [Card.parse(c) for c in ("QH", "9H", "TC", "AS", "KS")]
-    got = parse_input("1, 2, 3, 6, 10", Phase.MAKER, ten, keep_step=True)
+    got = parse_input("1, 2, 3, 6, 10", Phase.KEEP, ten)
     assert got == Action.keep([ten[i] for i in (0, 1, 2, 5, 9)])
-    got = parse_input("jh jd 10c ks ah", Phase.MAKER, ten, keep_step=True)
+    got = parse_input("jh jd 10c ks ah", Phase.KEEP, ten)
     assert got == Action.parse("keep JH JD TC KS AH")
     for word, name in [("help", "help"), ("?", "help"), ("score", "score"), ("quit", "quit")]:
         assert parse_input(word, Phase.PLAY, _HAND) == Command(name)
     with pytest.raises(InputError, match="keep exactly five"):
-        parse_input("merge", Phase.MAKER, ten, keep_step=True)
+        parse_input("merge", Phase.KEEP, ten)
     with pytest.raises(InputError, match="no card number 6"):
         parse_input("6", Phase.PLAY, _HAND)
     with pytest.raises(InputError, match="not a card"):
@@ -598,10 +600,10 @@ def test_parse_merge_keep_and_commands() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(max_size=40), st.sampled_from(list(Phase)), st.booleans())
-def test_parse_never_crashes(text: str, phase: Phase, keep: bool) -> None:
+@given(st.text(max_size=40), st.sampled_from(list(Phase)))
+def test_parse_never_crashes(text: str, phase: Phase) -> None:
     try:
-        got = parse_input(text, phase, _HAND, keep_step=keep)
+        got = parse_input(text, phase, _HAND)
     except InputError as e:
         assert str(e)
     else:

@@ -44,7 +44,8 @@ def choose(state: HandState, rng: random.Random) -> Action:
     the maker declining the dummy, declining the up-card) occur often."""
     legal = state.legal_actions()
     if state.phase == Phase.MAKER:
-        return legal[0] if rng.random() < 0.35 else rng.choice(legal[1:])
+        assert legal == [Action.alone(), Action.merge()]
+        return Action.alone() if rng.random() < 0.35 else Action.merge()
     if state.phase == Phase.ALONE:
         return Action.alone() if rng.random() < 0.3 else Action.pass_()
     if state.phase == Phase.BID1:
@@ -82,7 +83,13 @@ def played_cards(state: HandState) -> set[Card]:
     return out
 
 
-def hidden_cards(state: HandState, seat: int, *, keep_choice: bool = False) -> set[Card]:
+def sees_dummy(state: HandState, seat: int) -> bool:
+    """Whether ``seat`` may see the dummy: only the maker who merged it, from
+    the moment of the merge (phase KEEP) on."""
+    return seat == state.maker and (state.merged or state.phase == Phase.KEEP)
+
+
+def hidden_cards(state: HandState, seat: int) -> set[Card]:
     """The cards whose place ``seat`` must not learn from its view: other
     seats' cards (sitting-out seats included), the kitty below the up-card,
     others' discards, the dummy unless this seat merged it — less what every
@@ -95,8 +102,7 @@ def hidden_cards(state: HandState, seat: int, *, keep_choice: bool = False) -> s
     hidden |= set(state.deal.kitty[1:])
     if state.dealer_discard is not None and seat != state.dealer:
         hidden.add(state.dealer_discard)
-    sees_dummy = (state.merged and seat == state.maker) or keep_choice
-    if not sees_dummy:
+    if not sees_dummy(state, seat):
         hidden |= set(state.deal.dummy)
     if state.merged and seat != state.maker:
         hidden |= set(state.maker_discards)
@@ -128,12 +134,17 @@ def expected_discards(state: HandState, seat: int) -> tuple[Card, ...]:
 
 
 def check_view(state: HandState, seat: int, scores: tuple[int, ...]) -> View:
-    """Assert that ``state.view(seat, scores)`` holds exactly what RULES.md §6
+    """Assert that ``View.of(state, seat, scores)`` holds exactly what RULES.md §6
     allows; return it."""
-    v = state.view(seat, scores)
+    v = View.of(state, seat, scores)
     where = f"seat {seat} after {[f'{s} {a}' for s, a in state.history]}"
     assert v.seat == seat and v.dealer == state.dealer, where
-    assert v.rules == state.rules and v.phase == state.phase and v.to_act == state.to_act
+    assert v.rules == state.rules and v.to_act == state.to_act
+    if state.phase == Phase.KEEP and seat != state.maker:
+        # the merge is public only with the keep: the others still see phase MAKER
+        assert v.phase == Phase.MAKER, where
+    else:
+        assert v.phase == state.phase, where
     # what it holds
     assert sorted(v.hand) == sorted(state.hand(seat)), where
     assert v.up_card == state.up_card
@@ -146,15 +157,16 @@ def check_view(state: HandState, seat: int, scores: tuple[int, ...]) -> View:
     assert v.tricks_won == state.tricks_won
     assert v.scores == scores
     assert list(v.discards) == list(expected_discards(state, seat)), where
-    if state.merged and seat == state.maker:
+    if sees_dummy(state, seat):
         assert sorted(v.dummy) == sorted(state.deal.dummy), where
     else:
         assert v.dummy == (), where
     if state.to_act == seat:
+        assert list(v.legal) == state.legal_actions()
         if state.phase == Phase.MAKER:
             assert list(v.legal) == [Action.alone(), Action.merge()]
-        else:
-            assert list(v.legal) == state.legal_actions()
+        elif state.phase == Phase.KEEP:
+            assert len(v.legal) == 252 and all(len(a.cards) == 5 for a in v.legal)
         assert v.is_my_turn
     else:
         assert v.legal == () and not v.is_my_turn
@@ -263,10 +275,10 @@ def test_pickup_card_hidden_from_others() -> None:
     """The dealer's discard is shown only to the dealer; the others see
     ``pickup`` without the card."""
     s = example_state("pass", "order", "pickup 9C")
-    assert s.view(0).history[-1] == (0, "pickup 9C")
-    assert s.view(0).discards == cards("9C")
+    assert View.of(s, 0).history[-1] == (0, "pickup 9C")
+    assert View.of(s, 0).discards == cards("9C")
     for seat in (1, 2):
-        v = s.view(seat)
+        v = View.of(s, seat)
         assert v.history[-1] == (0, "pickup")
         assert v.discards == ()
         assert "9C" not in json.dumps(v.to_json())
@@ -278,7 +290,7 @@ def test_pickup_card_hidden_from_others() -> None:
 def test_decline_is_public() -> None:
     s = example_state("pass", "order", "decline")
     for seat in range(3):
-        v = s.view(seat)
+        v = View.of(s, seat)
         assert v.history[-1] == (0, "decline")
         assert v.picked_up is False
         assert v.discards == ()
@@ -286,36 +298,45 @@ def test_decline_is_public() -> None:
 
 def test_cutthroat_maker_choice_without_and_with_the_dummy() -> None:
     """RULES.md §2: the maker chooses alone or merge without seeing the
-    dummy; ``keep_choice=True`` is the view after choosing to merge."""
+    dummy (phase MAKER); after the merge (phase KEEP) the maker's view shows
+    the dummy and the keeps, and the others' views do not change."""
     s = example_state("pass", "order", "pickup 9C")
     assert s.phase == Phase.MAKER and s.to_act == 2
-    v = s.view(2)
+    v = View.of(s, 2)
     assert v.legal == (Action.alone(), Action.merge())
     assert [str(a) for a in v.legal] == ["alone", "keep"]
     assert v.dummy == ()
     for c in EXAMPLE_DEAL.dummy:
         assert str(c) not in json.dumps(v.to_json())
         assert str(c) not in repr(v)
-    kv = s.view(2, keep_choice=True)
+    merged = s.apply(Action.merge(), 2)
+    assert merged.phase == Phase.KEEP and merged.to_act == 2
+    kv = View.of(merged, 2)
+    assert kv.phase == Phase.KEEP and kv.is_my_turn
     assert sorted(kv.dummy) == sorted(EXAMPLE_DEAL.dummy)
     assert len(kv.legal) == 252
     assert all(a.kind == "keep" and len(a.cards) == 5 for a in kv.legal)
-    assert set(kv.legal) == set(s.legal_actions()[1:])
-    assert Action.alone() not in kv.legal
-    # nobody else may ask for the keep-choice view, and the others see no dummy
+    assert list(kv.legal) == merged.legal_actions()
+    assert Action.alone() not in kv.legal and Action.merge() not in kv.legal
+    assert kv.history == v.history  # the merge is no entry of its own
+    # the others see no dummy and no merge: phase MAKER, the same views as before it
     for seat in (0, 1):
-        with pytest.raises(ValueError):
-            s.view(seat, keep_choice=True)
-        assert s.view(seat).dummy == ()
+        before = View.of(s, seat)
+        after = View.of(merged, seat)
+        assert after == before
+        assert after.phase == Phase.MAKER and after.dummy == () and after.legal == ()
+        assert after.to_json()["phase"] == "maker"
+    assert public_json(merged) == public_json(s)
+    assert public_json(merged)["phase"] == "maker"
 
 
 def test_keep_is_hidden_from_the_others() -> None:
     s = example_state("pass", "order", "pickup 9C", "keep JH JD AH KH TC")
-    assert s.view(2).history[-1] == (2, "keep TC JD JH KH AH")
-    assert s.view(2).discards == cards("9D AD 9H TH JS")
-    assert sorted(s.view(2).dummy) == sorted(EXAMPLE_DEAL.dummy)
+    assert View.of(s, 2).history[-1] == (2, "keep TC JD JH KH AH")
+    assert View.of(s, 2).discards == cards("9D AD 9H TH JS")
+    assert sorted(View.of(s, 2).dummy) == sorted(EXAMPLE_DEAL.dummy)
     for seat in (0, 1):
-        v = s.view(seat)
+        v = View.of(s, seat)
         assert v.history[-1] == (2, "keep")
         assert v.merged is True
         assert v.dummy == ()
@@ -323,13 +344,13 @@ def test_keep_is_hidden_from_the_others() -> None:
         for c in ("9D", "AD", "9H", "TH", "JS", "JD", "KH", "JH", "AH", "TC"):
             assert c not in CARD_TOKEN.findall(text)
     # the dealer still sees only its own discard
-    assert s.view(0).discards == cards("9C")
+    assert View.of(s, 0).discards == cards("9C")
 
 
 def test_maker_alone_never_shows_the_dummy() -> None:
     s = example_state("pass", "order", "pickup 9C", "alone")
     for seat in range(3):
-        v = s.view(seat)
+        v = View.of(s, seat)
         assert v.dummy == ()
         assert v.alone == (2,)
         assert not set(CARD_TOKEN.findall(json.dumps(v.to_json()))) & {"JD", "KH", "9H", "TH"}
@@ -339,19 +360,19 @@ def test_sitting_out_cards_stay_hidden() -> None:
     s = example_state("pass", "order", "pickup 9C", "keep JH JD AH KH TC", "alone")
     assert s.alone == (0,) and s.sitting_out == (1,)
     for seat in (0, 2):
-        text = json.dumps(s.view(seat).to_json())
+        text = json.dumps(View.of(s, seat).to_json())
         for c in s.hand(1):
             assert str(c) not in CARD_TOKEN.findall(text)
     # the seat sitting out still sees its own cards
-    assert sorted(s.view(1).hand) == sorted(s.hand(1))
-    assert s.view(1).legal == ()
+    assert sorted(View.of(s, 1).hand) == sorted(s.hand(1))
+    assert View.of(s, 1).legal == ()
 
 
 def test_view_rejects_a_bad_seat() -> None:
     s = example_state()
     for bad in (-1, 3, 4):
         with pytest.raises(ValueError):
-            s.view(bad)
+            View.of(s, bad)
 
 
 # -- voids and played_by ---------------------------------------------------------------
@@ -384,7 +405,7 @@ def test_voids_and_played_by() -> None:
     s = void_state()
     assert s.trump == Suit.HEARTS
     for seat in range(4):
-        v = s.view(seat)
+        v = View.of(s, seat)
         assert v.voids() == {1: {Suit.HEARTS, Suit.SPADES}}
         assert v.played_by(0) == list(cards("JD AS"))
         assert v.played_by(1) == list(cards("AC KD"))
@@ -392,27 +413,27 @@ def test_voids_and_played_by() -> None:
         assert v.played_by(3) == list(cards("AH KS"))
     # during a trick in progress too
     s2 = s.apply_all(["play 9C", "play QC"])
-    v = s2.view(2)
+    v = View.of(s2, 2)
     assert v.played_by(0) == list(cards("JD AS 9C"))
     assert v.played_by(1) == list(cards("AC KD QC"))
     assert v.voids() == {1: {Suit.HEARTS, Suit.SPADES}}
     s3 = s2.apply_all(["play QS"])  # seat 2 has no club: shows a void
-    assert s3.view(0).voids() == {1: {Suit.HEARTS, Suit.SPADES}, 2: {Suit.CLUBS}}
+    assert View.of(s3, 0).voids() == {1: {Suit.HEARTS, Suit.SPADES}, 2: {Suit.CLUBS}}
 
 
 def test_no_voids_before_play() -> None:
     s = HandState(Rules(variant="partnership"), 3, VOID_DEAL)
-    assert s.view(0).voids() == {}
-    assert s.view(0).played_by(1) == []
+    assert View.of(s, 0).voids() == {}
+    assert View.of(s, 0).played_by(1) == []
 
 
 def test_sample_respects_voids_and_the_picked_up_card() -> None:
     s = void_state()
     for seat in range(4):
-        v = s.view(seat)
+        v = View.of(s, seat)
         for k in range(40):
             full = v.sample(random.Random(k))
-            assert full.view(seat) == v
+            assert View.of(full, seat) == v
             held = full.hand(1)
             assert all(
                 effective_suit(c, Suit.HEARTS) not in (Suit.HEARTS, Suit.SPADES) for c in held
@@ -425,9 +446,9 @@ def test_sample_respects_voids_and_the_picked_up_card() -> None:
 
 
 def check_sample(state: HandState, seat: int, scores: tuple[int, ...], rng: random.Random) -> None:
-    v = state.view(seat, scores)
+    v = View.of(state, seat, scores)
     full = v.sample(random.Random(rng.random()))
-    assert full.view(seat, scores) == v, f"seat {seat} after {state.history}"
+    assert View.of(full, seat, scores) == v, f"seat {seat} after {state.history}"
     assert full.rules == state.rules and full.dealer == state.dealer
     # a seat that failed to follow suit never gets that suit
     if v.trump is not None:
@@ -445,9 +466,12 @@ def check_sample(state: HandState, seat: int, scores: tuple[int, ...], rng: rand
             if s != state.dealer:
                 assert up not in full.hand(s)
     if state.to_act == seat and state.phase == Phase.MAKER:
-        kv = state.view(seat, scores, keep_choice=True)
+        # the maker's view after the merge (phase KEEP) samples back to itself too
+        kv = View.of(state.apply(Action.merge(), seat), seat, scores)
+        assert kv.phase == Phase.KEEP and kv.dummy
         kfull = kv.sample(random.Random(rng.random()))
-        assert kfull.view(seat, scores, keep_choice=True) == kv
+        assert kfull.phase == Phase.KEEP
+        assert View.of(kfull, seat, scores) == kv
 
 
 @pytest.mark.parametrize(("variant", "deck"), COMBOS)
@@ -458,9 +482,9 @@ def test_sample_gives_back_the_same_view(variant: Variant, deck: int) -> None:
             scores = scores_for(state.rules, rng)
             for seat in range(state.rules.seats):
                 check_sample(state, seat, scores, rng)
-        # every keep-choice position, and the end of the hand
+        # every maker's choice and keep position, and the end of the hand
         for state in states:
-            if state.phase == Phase.MAKER:
+            if state.phase in (Phase.MAKER, Phase.KEEP):
                 check_sample(state, state.maker or 0, (0,) * state.rules.seats, rng)
         for seat in range(states[-1].rules.seats):
             check_sample(states[-1], seat, (0,) * states[-1].rules.seats, rng)
@@ -494,10 +518,10 @@ def test_sample_when_the_dealer_may_not_discard_the_up_card() -> None:
     view must sample to a deal that replays."""
     rules = Rules(dealer_may_discard_upcard=False)
     state = HandState(rules, 0, EXAMPLE_DEAL).apply_all(["order", "pickup 9C"])
-    v = state.view(1)
+    v = View.of(state, 1)
     for k in range(60):
         full = v.sample(random.Random(k))
-        assert full.view(1) == v
+        assert View.of(full, 1) == v
         assert full.dealer_discard != state.up_card
 
 
@@ -515,7 +539,7 @@ def test_sample_is_random_and_reproducible() -> None:
     for variant in VARIANTS:
         rules = Rules(variant=variant)
         state = HandState.deal_random(rules, 0, random.Random(8)).apply(Action.pass_())
-        v = state.view(1)
+        v = View.of(state, 1)
         deals = {v.sample(random.Random(k)).deal for k in range(12)}
         assert len(deals) > 6, "different rngs should give different deals"
         assert v.sample(random.Random(4)).deal == v.sample(random.Random(4)).deal
@@ -533,7 +557,7 @@ def test_sample_is_uniform_over_the_unseen_places() -> None:
     standard deviations."""
     rules = Rules(variant="cutthroat")
     state = HandState.deal_random(rules, 0, random.Random(11))
-    v = state.view(1)
+    v = View.of(state, 1)
     draw = v.sampler()
     rng = random.Random(5)
     n = 3000
@@ -541,7 +565,7 @@ def test_sample_is_uniform_over_the_unseen_places() -> None:
     counts = {"hand0": 0, "hand2": 0, "dummy": 0, "kitty": 0}
     for _ in range(n):
         full = draw(rng)
-        assert full.view(1) == v
+        assert View.of(full, 1) == v
         if card in full.hand(0):
             counts["hand0"] += 1
         elif card in full.hand(2):
@@ -562,9 +586,9 @@ def test_sample_falls_back_to_a_matching(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(view_module._Sampler, "TRIES", 0)
     s = void_state()
     for seat in range(4):
-        v = s.view(seat)
+        v = View.of(s, seat)
         for k in range(20):
-            assert v.sample(random.Random(k)).view(seat) == v
+            assert View.of(v.sample(random.Random(k)), seat) == v
     rng = random.Random(9)
     for states in random_hands("cutthroat", 24, 3, seed=4):
         for state in states[::4]:
@@ -574,8 +598,8 @@ def test_sample_falls_back_to_a_matching(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_unseen_cards() -> None:
     s = example_state("pass", "order", "pickup 9C")
-    v0 = s.view(0)
-    v1 = s.view(1)
+    v0 = View.of(s, 0)
+    v1 = View.of(s, 1)
     # the dealer knows its six cards (the QH included) and its discard
     assert len(v0.unseen()) == 24 - 6
     # seat 1 knows its five cards and the up-card
@@ -608,8 +632,12 @@ def test_public_json_holds_only_what_every_seat_sees(variant: Variant, deck: int
                 for s, a in state.history
             ], where
             for seat in everyone:
-                view = state.view(seat, scores).to_json()
+                view = View.of(state, seat, scores).to_json()
                 same = {k: v for k, v in view.items() if k in pub and k != "history"}
+                if state.phase == Phase.KEEP and seat == state.maker:
+                    # only the maker knows of the merge before the keep
+                    assert same["phase"] == "keep" and pub["phase"] == "maker", where
+                    same["phase"] = "maker"
                 assert same == {k: v for k, v in pub.items() if k != "history"}, where
             assert pub["scores"] == list(scores)
 

@@ -188,9 +188,11 @@ def test_cutthroat_hands_against_two_bots(server: ServerProcess, api: Api) -> No
         st = client.latest
         assert st is not None
         view = st["view"]
-        if view["phase"] == "maker" and any(a.startswith("keep ") for a in view["legal"]):
+        if view["phase"] == "keep":
             # after the bare keep: the dummy is shown, alone is refused, state unchanged
-            assert len(view["dummy"]) == 5 and "alone" not in view["legal"]
+            assert all(a.startswith("keep ") for a in view["legal"])
+            assert len(view["dummy"]) == 5 and len(view["legal"]) == 252
+            assert st["public"]["phase"] == "maker"  # the merge is public only with the keep
             client.send({"type": "action", "token": token, "action": "alone", "seq": st["seq"]})
             error = client.error()
             assert error["code"] == "illegal"

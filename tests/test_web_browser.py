@@ -167,7 +167,7 @@ class Tab:
             card = next(a.split()[1] for a in legal if a.startswith("pickup "))
             page.click(f"#hand .card.legal[data-card='{card}']")
             done = f"pickup {card}"
-        elif v["phase"] == "maker" and any(a.startswith("keep ") for a in legal):
+        elif v["phase"] == "keep":
             for card in page.locator("#me .hand .card").all()[:5]:
                 card.click()
             page.click("[data-action='keep-selected']")
@@ -259,7 +259,7 @@ def test_one_person_plays_cutthroat_against_two_bots(
             page.click("#actions [data-action='keep']")
             st = tab.wait_after(st["seq"])
             v = st["view"]
-            assert v["phase"] == "maker" and len(v["dummy"]) == 5
+            assert v["phase"] == "keep" and len(v["dummy"]) == 5
             assert page.locator("#dummy .card").count() == 5
             assert page.locator("#hand .card").count() == 5
             keep_button = page.locator("[data-action='keep-selected']")

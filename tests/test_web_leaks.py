@@ -503,10 +503,22 @@ def place(record: dict[str, Any], card: str) -> str:
     return "up-card" if card == deal["kitty"][0] else "not dealt"
 
 
+_CARD_LIST = re.compile(r"\(not ([^)]*)\)")
+
+
+def masked_answer(message: str, card: str) -> str:
+    """An error message with the probe's ``card`` masked, and a list of the named
+    cards that are not the seat's (``(not 9C, <card>, 9S)``: listed in card order,
+    which depends on the card named, not on its place) sorted once masked."""
+    text = message.replace(card, "<card>")
+    return _CARD_LIST.sub(lambda m: f"(not {', '.join(sorted(m[1].split(', ')))})", text)
+
+
 def check_probes(tables: list[Table]) -> int:
     """Each probe is a pair: the same action at the same moment naming two cards the
-    seat cannot see. The two answers must be the same text (the card masked) —
-    whether a card is in another hand, the kitty or the dummy must not show.
+    seat cannot see. The two answers must be the same text (the card masked; the
+    order of a list of cards aside) — whether a card is in another hand, the kitty
+    or the dummy must not show.
     Every error a seat got answers one of its probes (its real actions are legal).
     Returns how many pairs named cards from different places."""
     telling = 0
@@ -521,7 +533,7 @@ def check_probes(tables: list[Table]) -> int:
                 answers = errors[2 * n : 2 * n + 2]
                 assert [a["code"] for a in answers] == ["illegal", "illegal"], answers
                 masked = [
-                    a["message"].replace(card, "<card>")
+                    masked_answer(a["message"], card)
                     for a, card in zip(answers, (first, second), strict=True)
                 ]
                 places = {place(table.records[hand], c) for c in (first, second)}

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from euchre.hand import Phase
 from euchre.record import hand_record
 from euchre.rules import Rules
 from euchre.web.store import SQLiteStore, StoreConflict, open_store, sqlite_path
@@ -165,7 +166,7 @@ def find_maker_choice(seed_from: int) -> tuple[Game, list[dict[str, Any]]]:
         entries: list[dict[str, Any]] = []
         while game.current is not None and len(game.match.hands) == 0:
             state = game.current
-            if state.phase.value == "maker":
+            if state.phase is Phase.MAKER:
                 return game, entries
             seat = game.to_act
             assert seat is not None
@@ -183,28 +184,39 @@ def test_the_bare_keep_entry() -> None:
     assert maker is not None
     view = game.view(maker)
     assert view is not None and [str(a) for a in view.legal] == ["alone", "keep"]
-    with pytest.raises(TableError, match="choose first"):
-        full = next(a for a in game.current.legal_actions() if str(a).startswith("keep "))  # type: ignore[union-attr]
-        game.check(maker, full)
+    assert view.phase is Phase.MAKER and view.dummy == ()
+    other = (maker + 1) % 3
+    other_before = game.view(other)
+    with pytest.raises(TableError, match="first choose: alone, or merge the dummy") as info:
+        game.check(maker, game.parse("keep JH JD AH KH TH"))
+    assert info.value.code == "illegal"
     entry = game.check(maker, game.parse("keep"))
     game.apply_entry(entry)
     entries.append(entry)
+    assert game.current is not None and game.current.phase is Phase.KEEP
+    assert game.to_act == maker and not game.current.merged
     view = game.view(maker)
-    assert view is not None and len(view.dummy) == 5 and len(view.legal) == 252
+    assert view is not None and view.phase is Phase.KEEP
+    assert len(view.dummy) == 5 and len(view.legal) == 252
     with pytest.raises(TableError, match="merge") as info:
         game.check(maker, game.parse("alone"))
     assert info.value.code == "illegal"
     with pytest.raises(TableError):
         game.check(maker, game.parse("keep"))
-    # another seat's view is as before the keep; the replay keeps the choice
-    other = (maker + 1) % 3
+    # another seat's view is as before the merge (phase MAKER, no dummy); the
+    # replay keeps the choice
+    other_after = game.view(other)
+    assert other_after == other_before
+    assert other_after is not None and other_after.phase is Phase.MAKER
+    assert other_after.dummy == ()
     replayed = Game.replay(copy.deepcopy(game.meta), entries)
-    assert replayed.keep_pending == maker
+    assert replayed.current is not None and replayed.current.phase is Phase.KEEP
+    assert replayed.to_act == maker
     assert replayed.view(maker) == game.view(maker)
     assert replayed.view(other) == game.view(other)
     keep = view.legal[0]
     game.apply_entry(game.check(maker, keep))
-    assert game.keep_pending is None and game.current is not None
+    assert game.current is not None and game.current.phase is not Phase.KEEP
     assert game.current.merged
 
 

@@ -8,8 +8,15 @@ Two layers:
   ``playout``).
 - ``HandState`` — the clean, immutable API on top: ``legal_actions()``,
   ``apply(action)`` (returns a new state; an illegal action raises
-  ``IllegalActionError`` with the reason), ``to_act``, ``phase``,
-  ``result``, ``view(seat)``.
+  ``IllegalActionError`` with the reason, ``why_illegal`` gives it without
+  raising), ``to_act``, ``phase``, ``result``; ``core`` is its ``FastHand``
+  for reading and ``from_fast`` the way back. A seat's view is
+  ``euchre.view.View.of(state, seat)``, a layer above.
+
+The Cutthroat maker's choice is two phases: ``MAKER`` (``alone``, or merge the
+dummy without seeing it: the bare ``keep``), then ``KEEP`` (which five of the
+ten). Records write the merge and the keep as the one ``keep C1..C5`` line
+(``history``; ``apply_recorded`` reads it back).
 
 A hand is created from a ``Rules``, the dealer's seat and a ``Deal`` (explicit,
 or ``Deal.random(rules, rng)`` with an explicit ``Random``).
@@ -17,12 +24,12 @@ or ``Deal.random(rules, rng)`` with an explicit ``Random``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import IntEnum
 from itertools import combinations
 from random import Random
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from .actions import (
     ALONE,
@@ -51,9 +58,6 @@ from .cards import (
 )
 from .rules import Rules
 
-if TYPE_CHECKING:
-    from .view import View
-
 __all__ = [
     "Deal",
     "DealError",
@@ -73,30 +77,37 @@ class IllegalActionError(ValueError):
     """An action that is well-formed but not allowed now; ``str`` is the reason."""
 
 
-class Phase(StrEnum):
-    """Where a hand is."""
+class Phase(IntEnum):
+    """Where a hand is. ``str(phase)`` is its name in lower case (``"bid1"``), as
+    views and records write it."""
 
-    JOKER_CALL = "joker_call"  #: the dealer names a suit for a turned-up joker
-    BID1 = "bid1"  #: round one: order the up-card's suit or pass
-    PICKUP = "pickup"  #: the dealer picks up and discards, or declines
-    BID2 = "bid2"  #: round two: name a suit or pass
-    MAKER = "maker"  #: Cutthroat maker: go alone or merge the dummy and keep five
-    ALONE = "alone"  #: go-alone decisions in the Settled order
-    PLAY = "play"  #: the five tricks
-    OVER = "over"  #: finished (played out or thrown in)
+    JOKER_CALL = 0  #: the dealer names a suit for a turned-up joker
+    BID1 = 1  #: round one: order the up-card's suit or pass
+    PICKUP = 2  #: the dealer picks up and discards, or declines
+    BID2 = 3  #: round two: name a suit or pass
+    MAKER = 4  #: Cutthroat maker: go alone or merge the dummy (without seeing it)
+    KEEP = 5  #: Cutthroat maker who merged: keep five of the ten cards
+    ALONE = 6  #: go-alone decisions in the Settled order
+    PLAY = 7  #: the five tricks
+    OVER = 8  #: finished (played out or thrown in)
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        """The phase named ``text`` (``str(phase)``); ``ValueError`` otherwise."""
+        try:
+            return cls[text.upper()]
+        except KeyError:
+            raise ValueError(f"no phase {text!r}") from None
 
 
-_J, _B1, _PU, _B2, _MK, _AL, _PL, _OV = range(8)
-_PHASES: Final = (
-    Phase.JOKER_CALL,
-    Phase.BID1,
-    Phase.PICKUP,
-    Phase.BID2,
-    Phase.MAKER,
-    Phase.ALONE,
-    Phase.PLAY,
-    Phase.OVER,
-)
+# the phases under short names for the hot paths of this module
+_J, _B1, _PU, _B2, _MK, _KP, _AL, _PL, _OV = Phase
 
 
 _DECK_IDS: Final = {size: tuple(c.id for c in cards_of(deck_mask(size))) for size in (24, 25, 32)}
@@ -193,6 +204,17 @@ class HandResult:
 
 
 _KEEP_COMBOS: Final = tuple(combinations(range(10), 5))
+#: The kinds of action each phase takes.
+_EXPECTED: Final = {
+    _J: (CALL,),
+    _B1: (PASS, ORDER),
+    _PU: (PICKUP, DECLINE),
+    _B2: (PASS, CALL),
+    _MK: (ALONE, MERGE),
+    _KP: (KEEP,),
+    _AL: (PASS, ALONE),
+    _PL: (PLAY,),
+}
 _BIT: Final = tuple(1 << i for i in range(33))
 
 
@@ -244,7 +266,7 @@ class FastHand:
     kitty: list[int]
     up: int
     upsuit: int
-    phase: int
+    phase: Phase
     turn: int
     nbid: int
     trump: int
@@ -271,7 +293,7 @@ class FastHand:
     @classmethod
     def new(cls, rules: Rules, dealer: int, deal: Deal) -> FastHand:
         """A hand just dealt (the deal is not checked here)."""
-        return cls._dealt(
+        return cls.from_masks(
             rules,
             dealer,
             [mask_of(x) for x in deal.hands],
@@ -290,13 +312,16 @@ class FastHand:
         h2 = b[o[10]] | b[o[11]] | b[o[12]] | b[o[13]] | b[o[14]]
         last = b[o[15]] | b[o[16]] | b[o[17]] | b[o[18]] | b[o[19]]
         if rules.variant == "cutthroat":  # the fourth packet is the dummy
-            return cls._dealt(rules, dealer, [h0, h1, h2], last, o[20:])
-        return cls._dealt(rules, dealer, [h0, h1, h2, last], 0, o[20:])
+            return cls.from_masks(rules, dealer, [h0, h1, h2], last, o[20:])
+        return cls.from_masks(rules, dealer, [h0, h1, h2, last], 0, o[20:])
 
     @classmethod
-    def _dealt(
+    def from_masks(
         cls, rules: Rules, dealer: int, hands: list[int], dummy: int, kitty: list[int]
     ) -> FastHand:
+        """A hand just dealt from card masks: a mask per seat (the list is kept,
+        not copied), the dummy's mask (0 in partnership) and the kitty's card
+        ids, the up-card first. Not checked (``Deal.check`` is the check)."""
         h = cls.__new__(cls)
         n = len(hands)
         h.rules = rules
@@ -401,8 +426,10 @@ class FastHand:
                 out.append(DECLINE)
             return out
         if p == _MK:
+            return [ALONE, MERGE]
+        if p == _KP:
             ids = ids_of(self.hands[self.maker] | self.dummy)
-            out = [ALONE]
+            out = []
             for combo in _KEEP_COMBOS:
                 m = 0
                 for i in combo:
@@ -417,39 +444,50 @@ class FastHand:
         """Whether ``code`` is legal for the seat to act."""
         return self.why_illegal(code) is None
 
-    def why_illegal(self, code: int) -> str | None:
-        """None if ``code`` is legal now, else the reason in words."""
+    def why_illegal(self, code: int, *, you: bool = False, pretty: bool = False) -> str | None:
+        """None if ``code`` is legal now, else the reason in words — the one
+        source of these reasons for every interface. With ``you`` the seat to
+        act is addressed as "you" (for a person at a table), else by number;
+        with ``pretty`` cards and suits are written with suit symbols (``10♥``)
+        instead of notation (``TH``)."""
+        name = Card.pretty if pretty else Card.__str__
         p = self.phase
         kind, arg = code & 15, code >> 4
         if p == _OV:
             return "the hand is over"
-        if code == MERGE:
-            if p == _MK:
-                return "name the five cards to keep (keep C1 C2 C3 C4 C5)"
-            return _wrong_phase_reason(p, KEEP, self)
-        expected = {
-            _J: (CALL,),
-            _B1: (PASS, ORDER),
-            _PU: (PICKUP, DECLINE),
-            _B2: (PASS, CALL),
-            _MK: (ALONE, KEEP),
-            _AL: (PASS, ALONE),
-            _PL: (PLAY,),
-        }[p]
-        if kind not in expected or (kind != KEEP and arg and kind not in (CALL, PICKUP, PLAY)):
+        turn = self.turn
+        whose = "your" if you else f"seat {turn}'s"
+        if p == _MK and kind == KEEP:
+            return (
+                "first choose: alone, or merge the dummy without seeing it (keep); "
+                "the five to keep come after"
+            )
+        if p == _KP and (kind != KEEP or not arg):
+            who = "you" if you else f"seat {turn}"
+            return (
+                f"{who} chose to merge the dummy: "
+                "now keep five of the ten cards (keep C1 C2 C3 C4 C5)"
+            )
+        expected = _EXPECTED[p]
+        if kind not in expected or (arg and kind not in (CALL, PICKUP, PLAY, KEEP)):
             return _wrong_phase_reason(p, kind, self)
         if p == _PL:
             b = 1 << arg
-            if not b & self.hands[self.turn]:
-                return f"seat {self.turn} does not hold {Card(arg)}"
-            if not b & self.follow_mask(self.turn):
-                led = "CDHS"[self.led]
-                return f"must follow suit: {led} was led and seat {self.turn} holds {led}"
+            who = "you" if you else f"seat {turn}"
+            if not b & self.hands[turn]:
+                card = name(Card(arg))
+                return f"you don't hold {card}" if you else f"{who} does not hold {card}"
+            follow = self.follow_mask(turn)
+            if not b & follow:
+                led = Suit(self.led).symbol if pretty else Suit(self.led).letter
+                may = " ".join(name(c) for c in cards_of(follow))
+                must = "you must" if you else "must"
+                return f"{must} follow suit: {led} was led ({who} may play {may})"
             return None
         if p == _B2:
             r = self.rules
             if kind == PASS:
-                if r.stick_the_dealer and self.turn == self.dealer:
+                if r.stick_the_dealer and turn == self.dealer:
                     return "stick the dealer: the dealer must name a suit in round two"
                 return None
             if arg == self.upsuit and not r.may_name_turned_down_suit:
@@ -467,15 +505,17 @@ class FastHand:
                     return None
                 return "the dealer may not discard the up-card (dealer_may_discard_upcard off)"
             if not (1 << arg) & self.hands[self.dealer]:
-                return f"the dealer does not hold {Card(arg)}"
+                if you:
+                    return f"you don't hold {name(Card(arg))}"
+                return f"the dealer does not hold {name(Card(arg))}"
             return None
-        if p == _MK and kind == KEEP:
+        if p == _KP:
             pool = self.hands[self.maker] | self.dummy
             if arg.bit_count() != 5:
                 return "keep five cards"
             if arg & ~pool:
-                bad = ", ".join(str(c) for c in cards_of(arg & ~pool))
-                return f"keep only cards from your hand and the dummy (not {bad})"
+                bad = ", ".join(name(c) for c in cards_of(arg & ~pool))
+                return f"keep only cards from {whose} hand and the dummy (not {bad})"
         return None
 
     @property
@@ -486,18 +526,20 @@ class FastHand:
     # -- transitions ---------------------------------------------------------
     @property
     def history(self) -> list[tuple[int, int]]:
-        """Every action so far as ``(seat, code)``: the calls (everything before
-        the first card) and then the cards played, trick by trick."""
+        """Every action so far as ``(seat, code)``, as records write them: the
+        calls (everything before the first card) and then the cards played,
+        trick by trick. The Cutthroat maker's merge is not an entry of its own:
+        the ``keep C1..C5`` that follows it stands for both."""
         out = self.calls[:]
         for leader, cards, _ in self.trick_log:
             s = leader
             for c in cards:
                 out.append((s, PLAY | c << 4))
-                s = self._next_active(s)
+                s = self.next_active(s)
         s = self.leader
         for c in self.trick:
             out.append((s, PLAY | c << 4))
-            s = self._next_active(s)
+            s = self.next_active(s)
         return out
 
     @property
@@ -512,11 +554,17 @@ class FastHand:
         return m
 
     def step(self, code: int) -> None:
-        """Apply a legal action code for the seat to act."""
+        """Apply a legal action code for the seat to act. The Cutthroat maker's
+        merge moves the hand to phase KEEP and is not logged: ``history`` has the
+        one ``keep C1..C5`` that records write, and ``step`` of that full keep in
+        phase MAKER (a replay of the history) is the merge and the keep."""
         p = self.phase
         seat = self.turn
         if p == _PL:
             self._play(seat, code >> 4)
+            return
+        if code == MERGE:  # the five to keep come next (not logged: see ``history``)
+            self.phase = _KP
             return
         self.calls.append((seat, code))
         kind = code & 15
@@ -558,11 +606,11 @@ class FastHand:
                 self.dealer_discard = code >> 4
                 self.hands[d] = (self.hands[d] | 1 << self.up) & ~(1 << (code >> 4))
             self._start_alone()
-        elif p == _MK:
+        elif p in (_MK, _KP):
             m = self.maker
             if kind == ALONE:
                 self.alone.append(m)
-            else:
+            else:  # in phase MAKER too: a logged keep replays as the merge and the keep
                 keep = code >> 4
                 pool = self.hands[m] | self.dummy
                 self.hands[m] = keep
@@ -579,6 +627,23 @@ class FastHand:
             self.upsuit = code >> 4
             self.phase = _B1
             self.turn = (self.dealer + 1) % n
+
+    def step_recorded(self, code: int) -> str | None:
+        """Apply ``code`` as ``history`` writes it, if legal: a full keep in
+        phase MAKER is the merge and the keep (records write both as one
+        line). Returns None, or the reason it is illegal (nothing changed)."""
+        if self.phase == _MK and code & 15 == KEEP:
+            self.phase = _KP
+            why = self.why_illegal(code)
+            if why is not None:
+                self.phase = _MK
+                return why
+        else:
+            why = self.why_illegal(code)
+            if why is not None:
+                return why
+        self.step(code)
+        return None
 
     def _goes_alone(self, seat: int) -> None:
         """``seat`` (asked in the alone phase) goes alone: a partner sits out and
@@ -618,7 +683,7 @@ class FastHand:
             self.leader = self.turn = next(s for s in lone if not self.on_maker_side(s))
             return
         start = lone[0] if lone and self.rules.lone_lead == "left_of_lone" else self.dealer
-        self.leader = self.turn = self._next_active(start)
+        self.leader = self.turn = self.next_active(start)
 
     def on_maker_side(self, seat: int) -> bool:
         """Whether ``seat`` is the maker or (partnership) the maker's partner."""
@@ -626,7 +691,9 @@ class FastHand:
             return seat == self.maker
         return (seat & 1) == (self.maker & 1)
 
-    def _next_active(self, seat: int) -> int:
+    def next_active(self, seat: int) -> int:
+        """The first seat after ``seat``, clockwise, that takes part in the
+        hand (not sitting out)."""
         n = self.n
         s = (seat + 1) % n
         while self.out >> s & 1:
@@ -647,7 +714,7 @@ class FastHand:
         trick.append(c)
         active = self.n - self.out.bit_count()
         if len(trick) < active:
-            self.turn = self._next_active(seat)
+            self.turn = self.next_active(seat)
             return
         w = self.winner
         self.tricks[w] += 1
@@ -751,8 +818,10 @@ class FastHand:
                         self._goes_alone(seat)
                         ask = self.ask
                 self._next_ask()
-            elif p == _MK:  # alone or one of the 252 keeps, without listing them
-                k = int(rand() * 253)
+            elif p in (_MK, _KP):
+                # alone or one of the 252 keeps, uniformly among the 253 ways the
+                # hand can go on (as records count them), without listing them
+                k = int(rand() * 253) if p == _MK else 1 + int(rand() * 252)
                 if k == 0:
                     step(ALONE)
                 else:
@@ -843,13 +912,14 @@ def _rest_orders(n: int, out: int) -> tuple[tuple[int, ...], ...]:
     return table
 
 
-def _wrong_phase_reason(p: int, kind: int, h: FastHand) -> str:
+def _wrong_phase_reason(p: Phase, kind: int, h: FastHand) -> str:
     words = {
         _J: "the dealer must name a suit for the turned-up joker (call S)",
         _B1: "round one of bidding: pass or order",
         _PU: "the dealer must pick up (pickup C)" + (" or decline" if h.may_decline else ""),
         _B2: "round two of bidding: pass or call a suit",
-        _MK: "the maker must go alone or keep five of the ten cards (keep C1 C2 C3 C4 C5)",
+        _MK: "the maker goes alone or merges the dummy without seeing it (alone or keep)",
+        _KP: "the maker keeps five of the ten cards (keep C1 C2 C3 C4 C5)",
         _AL: "go alone or pass",
         _PL: "play a card (play C)",
     }
@@ -877,7 +947,11 @@ class HandState:
         return cls(rules, dealer, Deal.random(rules, rng))
 
     @classmethod
-    def _wrap(cls, h: FastHand, deal: Deal) -> HandState:
+    def from_fast(cls, h: FastHand, deal: Deal) -> HandState:
+        """The state whose core is ``h`` (not copied: the caller hands it over
+        and must not change it afterwards), dealt from ``deal``. Neither is
+        checked: this is the way back from search and sampling, whose cores
+        come from ``fast()`` or ``FastHand.new`` of the same deal."""
         s = cls.__new__(cls)
         object.__setattr__(s, "_h", h)
         object.__setattr__(s, "_deal", deal)
@@ -903,9 +977,16 @@ class HandState:
         return self._h.dealer
 
     @property
+    def core(self) -> FastHand:
+        """The bit-mask core of this state, for fast reading (views, search).
+        It is this state's own: never change it (``fast()`` gives a copy to
+        change)."""
+        return self._h
+
+    @property
     def phase(self) -> Phase:
         """Where the hand is."""
-        return _PHASES[self._h.phase]
+        return self._h.phase
 
     @property
     def to_act(self) -> int | None:
@@ -925,26 +1006,50 @@ class HandState:
         """Whether ``action`` is legal for the seat to act."""
         return self._h.why_illegal(action.code) is None
 
+    def why_illegal(
+        self, action: Action, seat: int | None = None, *, you: bool = False, pretty: bool = False
+    ) -> str | None:
+        """None if ``seat`` (default: the seat to act) may take ``action`` now,
+        else the reason in words: the one source of these reasons (the turn,
+        the phase, the cards). ``you`` words it for the person in that seat,
+        ``pretty`` writes cards with suit symbols (``FastHand.why_illegal``)."""
+        h = self._h
+        if h.phase == _OV:
+            return "the hand is over"
+        if seat is not None and seat != h.turn:
+            if you:
+                return f"it is not your turn: seat {h.turn} is to act"
+            return f"it is seat {h.turn}'s turn, not seat {seat}'s"
+        return h.why_illegal(action.code, you=you, pretty=pretty)
+
     def apply(self, action: Action, seat: int | None = None) -> HandState:
         """The state after ``action``; with ``seat``, also check it is that
         seat's turn. Raises ``IllegalActionError`` with the reason."""
-        h = self._h
-        if h.phase == _OV:
-            raise IllegalActionError("the hand is over")
-        if seat is not None and seat != h.turn:
-            raise IllegalActionError(f"it is seat {h.turn}'s turn, not seat {seat}'s")
-        why = h.why_illegal(action.code)
+        why = self.why_illegal(action, seat)
         if why is not None:
             raise IllegalActionError(why)
-        h2 = h.copy()
+        h2 = self._h.copy()
         h2.step(action.code)
-        return HandState._wrap(h2, self._deal)
+        return HandState.from_fast(h2, self._deal)
+
+    def apply_recorded(self, action: Action, seat: int | None = None) -> HandState:
+        """``apply`` for an action as records (and ``history``) write it: a full
+        ``keep C1..C5`` while the Cutthroat maker is still to choose stands for
+        the merge and the keep (RULES.md §5), and is applied as both."""
+        why = self.why_illegal(action, seat)
+        if why is None or (self._h.phase == _MK and action.code & 15 == KEEP):
+            h2 = self._h.copy()
+            why = h2.step_recorded(action.code)
+            if why is None:
+                return HandState.from_fast(h2, self._deal)
+        raise IllegalActionError(why)
 
     def apply_all(self, actions: Iterable[Action | str]) -> HandState:
-        """Apply a sequence of actions (strings are parsed)."""
+        """Apply a sequence of actions as records write them (strings are
+        parsed; see ``apply_recorded``)."""
         s = self
         for a in actions:
-            s = s.apply(Action.parse(a) if isinstance(a, str) else a)
+            s = s.apply_recorded(Action.parse(a) if isinstance(a, str) else a)
         return s
 
     def fast(self) -> FastHand:
@@ -1059,19 +1164,9 @@ class HandState:
             points=tuple(h.points),
         )
 
-    def view(
-        self, seat: int, scores: Sequence[int] | None = None, *, keep_choice: bool = False
-    ) -> View:
-        """What ``seat`` may see (RULES.md §6). With ``keep_choice`` (the
-        Cutthroat maker, having chosen to merge): the dummy is shown and the
-        legal actions are the ``keep`` choices."""
-        from .view import View
-
-        return View.of(self, seat, scores, keep_choice=keep_choice)
-
     def __repr__(self) -> str:
         return (
-            f"<HandState {self.rules.variant} dealer={self.dealer} phase={self.phase.value} "
+            f"<HandState {self.rules.variant} dealer={self.dealer} phase={self.phase} "
             f"to_act={self.to_act} actions={len(self._h.history)}>"
         )
 
@@ -1090,5 +1185,5 @@ def _trick_seats(h: FastHand, leader: int, count: int) -> list[int]:
     s = leader
     for _ in range(count):
         seats.append(s)
-        s = h._next_active(s)
+        s = h.next_active(s)
     return seats

@@ -11,14 +11,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from .actions import Action
 from .hand import Deal, HandState, IllegalActionError
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .view import View
+from .view import View
 
 __all__ = ["Match", "MatchOver", "winners_of"]
 
@@ -103,9 +100,12 @@ class Match:
                 raise ValueError("give a deal or an rng")
             deal = Deal.random(self.rules, rng)
         hand = HandState(self.rules, self.next_dealer, deal)
-        return self._with_current(hand)
+        return self.with_hand(hand)
 
-    def _with_current(self, hand: HandState) -> Match:
+    def with_hand(self, hand: HandState) -> Match:
+        """This match with ``hand`` as its current hand (one of this match's
+        rules, dealt by ``next_dealer``: not checked); a finished hand is
+        scored and moved to ``hands``."""
         if not hand.is_over:
             return replace(self, current=hand)
         result = hand.result
@@ -121,10 +121,10 @@ class Match:
                 if self.is_over
                 else IllegalActionError("no hand in progress: deal first")
             )
-        return self._with_current(self.current.apply(action, seat))
+        return self.with_hand(self.current.apply(action, seat))
 
-    def view(self, seat: int, *, keep_choice: bool = False) -> View:
+    def view(self, seat: int) -> View:
         """The current hand's view for ``seat`` with the match score."""
         if self.current is None:
             raise IllegalActionError("no hand in progress")
-        return self.current.view(seat, self.scores, keep_choice=keep_choice)
+        return View.of(self.current, seat, self.scores)

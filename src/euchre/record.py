@@ -188,14 +188,14 @@ def _read_hand(obj: object, rules: Rules | None) -> HandState:
             seat, action = parse_seat_action(text)
         except ActionError as e:
             raise RecordError(i, shown, str(e)) from None
-        if action.is_merge:
+        if action.is_merge:  # records write the merge and the keep as one line
             raise RecordError(i, shown, "keep needs the five cards kept")
         if state.is_over:
             raise RecordError(i, shown, "the hand is already over")
         if seat != state.to_act:
             raise RecordError(i, shown, f"not seat {seat}'s turn: seat {state.to_act} is to act")
         try:
-            state = state.apply(action)
+            state = state.apply_recorded(action)
         except IllegalActionError as e:
             raise RecordError(i, shown, str(e)) from None
     return state
@@ -232,7 +232,7 @@ def read_match(obj: object) -> Match:
         state = read_hand(h, rules=rules, hand=n)
         if match is None:
             match = Match.new(rules, state.dealer)
-        match = match._with_current(state)
+        match = match.with_hand(state)
     if match is None:
         return Match.new(rules, 0)
     return match

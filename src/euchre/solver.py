@@ -44,7 +44,7 @@ tests compare against.
 from __future__ import annotations
 
 from .cards import EFFECTIVE_SUIT, POWER, ids_of
-from .hand import FastHand
+from .hand import FastHand, Phase
 
 __all__ = ["Solver", "SolverError", "can_take", "max_tricks", "minimax_tricks"]
 
@@ -53,7 +53,7 @@ class SolverError(ValueError):
     """The position is not in the card-play phase."""
 
 
-_PLAY_PHASE = 6
+_PLAY_PHASE = Phase.PLAY
 _W = 11  # bits per suit field: up to 10 cards of a suit (trump, 32 cards + joker) + sentinel
 _TRUMP_FIELD = 3
 _TRUMP_BASE = _TRUMP_FIELD * _W

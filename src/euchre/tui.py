@@ -34,7 +34,7 @@ from .actions import Action, ActionError
 from .bots import Bot, decide, make_bot
 from .bots.search import SearchBot
 from .cards import Card, CardError, Suit, effective_suit, sort_for_display
-from .hand import HandState, IllegalActionError, Phase
+from .hand import HandState, Phase
 from .match import Match
 from .record import dumps, match_record
 from .review import review_hand
@@ -59,6 +59,7 @@ InputFn = Callable[[str], str]
 _NAMES: Final = {3: ("You", "West", "North"), 4: ("You", "West", "North", "East")}
 _SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
 
+KEEP_PROMPT: Final = "keep> "
 #: Prompts handed to the input function, one per kind of question.
 PROMPTS: Final = {
     Phase.JOKER_CALL: "joker> ",
@@ -66,10 +67,10 @@ PROMPTS: Final = {
     Phase.PICKUP: "discard> ",
     Phase.BID2: "bid> ",
     Phase.MAKER: "alone or merge> ",
+    Phase.KEEP: KEEP_PROMPT,
     Phase.ALONE: "alone> ",
     Phase.PLAY: "play> ",
 }
-KEEP_PROMPT: Final = "keep> "
 NEXT_PROMPT: Final = "next hand> "
 
 _YOU_STYLE: Final = "bold cyan"
@@ -161,18 +162,17 @@ def _keep_arg(tokens: Sequence[str], choices: Sequence[Card]) -> Action:
         raise InputError("keep five different cards") from None
 
 
-def parse_input(
-    text: str, phase: Phase, choices: Sequence[Card], *, keep_step: bool = False
-) -> Action | Command:
+def parse_input(text: str, phase: Phase, choices: Sequence[Card]) -> Action | Command:
     """Read one line typed by the player.
 
     ``choices`` are the cards as numbered on screen (``1`` is the first);
     ``phase`` decides what a bare card means (the discard when picking up,
-    else the card to play); ``keep_step`` is the Cutthroat maker choosing five
-    cards of ten, where a line of five cards is the ``keep``. Raises
+    else the card to play; in phase ``KEEP``, the Cutthroat maker choosing five
+    cards of ten, a line of five cards is the ``keep``). Raises
     ``InputError`` with the reason for anything else. Whether the action is
     legal now is not checked here.
     """
+    keep_step = phase is Phase.KEEP
     t = " ".join(text.replace(",", " ").split()).lower()
     if not t:
         raise InputError("type an action, or help to see the choices")
@@ -319,7 +319,7 @@ class TerminalGame:
     def _step(self, state: HandState) -> None:
         seat = state.to_act
         assert seat is not None
-        before = state.view(0, self.match.scores)
+        before = View.of(state, 0, self.match.scores)
         if seat == 0 and before.phase is Phase.PLAY and len(before.hand) == 1:
             action = before.legal[0]  # the last card plays itself
             self._pause()
@@ -336,7 +336,7 @@ class TerminalGame:
         """Seat 0's view of the current hand (or of the hand just finished)."""
         m = self.match
         state = m.current if m.current is not None else m.hands[-1]
-        return state.view(0, m.scores)
+        return View.of(state, 0, m.scores)
 
     def _pause(self) -> None:
         if self.delay > 0:
@@ -372,47 +372,36 @@ class TerminalGame:
             raise _Quit()
 
     def _ask(self, state: HandState, view: View) -> Action:
-        if view.phase is Phase.MAKER:
-            choice = self._ask_loop(state, view, self._choices(view), keep_step=False)
-            if not choice.is_merge:
-                return choice
-            kview = state.view(0, self.match.scores, keep_choice=True)
-            return self._ask_loop(state, kview, self._choices(kview, keep_step=True), True)
-        return self._ask_loop(state, view, self._choices(view), keep_step=False)
-
-    def _ask_loop(
-        self, state: HandState, view: View, choices: list[Card], keep_step: bool
-    ) -> Action:
-        self._show_table(view, choices, keep_step)
-        self._hint(view, keep_step)
-        prompt = KEEP_PROMPT if keep_step else PROMPTS[view.phase]
+        choices = self._choices(view)
+        self._show_table(view, choices)
+        self._hint(view)
+        prompt = PROMPTS[view.phase]
         while True:
             text = self._read(prompt)
             try:
-                parsed = parse_input(text, view.phase, choices, keep_step=keep_step)
+                parsed = parse_input(text, view.phase, choices)
             except InputError as e:
                 self._error(str(e))
                 continue
             if isinstance(parsed, Command):
-                self._command(parsed, view, choices, keep_step)
+                self._command(parsed, view, choices)
                 continue
-            reason = self._why_not(state, view, parsed, choices, keep_step)
-            if reason is None:
+            if parsed in view.legal:
                 return parsed
-            self._error(reason)
+            self._error(self._why_not(state, parsed))
 
-    def _command(self, cmd: Command, view: View, choices: list[Card], keep_step: bool) -> None:
+    def _command(self, cmd: Command, view: View, choices: list[Card]) -> None:
         if cmd.name == "quit":
             raise _Quit()
         if cmd.name == "score":
             self.console.print(Text("Score  ").append(self._score_text(view.scores)))
         elif cmd.name == "show":
-            self._show_table(view, choices, keep_step)
-            self._hint(view, keep_step)
+            self._show_table(view, choices)
+            self._hint(view)
         elif cmd.name == "hint":
             self._suggest(view, choices)
         else:
-            self._help(view, choices, keep_step)
+            self._help(view, choices)
 
     def _suggest(self, view: View, choices: list[Card]) -> None:
         """The ``hint`` command: the search bot's ranking of the legal actions
@@ -443,11 +432,11 @@ class TerminalGame:
             return Text("call ").append(self._suit_named(action.suit))
         return Text(str(action))
 
-    def _choices(self, view: View, *, keep_step: bool = False) -> list[Card]:
+    def _choices(self, view: View) -> list[Card]:
         """The cards as numbered on screen."""
         trump = self._sort_suit(view)
         hand = sort_for_display(view.hand, trump)
-        if keep_step:
+        if view.phase is Phase.KEEP:
             return hand + sort_for_display(view.dummy, trump)
         if view.phase is Phase.PICKUP and Action.pickup(view.up_card) in view.legal:
             return sort_for_display([*view.hand, view.up_card], trump)
@@ -461,42 +450,10 @@ class TerminalGame:
             return view.up_suit
         return None
 
-    def _why_not(
-        self, state: HandState, view: View, action: Action, choices: list[Card], keep_step: bool
-    ) -> str | None:
-        """None if ``action`` may be taken now, else the reason in words."""
-        if action in view.legal:
-            return None
-        kind = action.kind
-        if keep_step:
-            if kind == "keep" and not action.is_merge:
-                missing = [c for c in action.cards if c not in choices]
-                if missing:
-                    return f"{self._plain(missing[0])} is not in your hand or the dummy"
-            return "you chose to merge the dummy: now keep five cards (e.g. keep 1 2 3 4 5)"
-        if view.phase is Phase.MAKER and kind == "keep":
-            return "first choose: alone, or merge the dummy (you see the dummy after merging)"
-        card = action.card
-        if kind == "play" and view.phase is Phase.PLAY and card is not None:
-            if card not in view.hand:
-                return f"you don't hold {self._plain(card)}"
-            led = effective_suit(view.current_trick[0][1], view.trump)
-            legal = " ".join(self._plain(a.card) for a in view.legal if a.card is not None)
-            suit = self._suit_plain(led)
-            return f"you must follow suit: {suit} was led (you may play {legal})"
-        held = (*view.hand, view.up_card)
-        if (
-            kind == "pickup"
-            and view.phase is Phase.PICKUP
-            and card is not None
-            and card not in held
-        ):
-            return f"you don't hold {self._plain(card)}"
-        try:
-            state.apply(action, 0)
-        except IllegalActionError as e:
-            return str(e).replace("seat 0 ", "you ").replace("seat 0's", "your")
-        return f"{action} is not possible now"  # pragma: no cover - view.legal is complete
+    def _why_not(self, state: HandState, action: Action) -> str:
+        """Why seat 0 may not take ``action`` now, in the engine's words."""
+        why = state.why_illegal(action, 0, you=True, pretty=self.symbols)
+        return why or f"{action} is not possible now"  # pragma: no cover - legal after all
 
     # -- text helpers --------------------------------------------------------
     def _card(self, card: Card, *, dim: bool = False) -> Text:
@@ -569,7 +526,7 @@ class TerminalGame:
         return _join(parts, " · ").append(f"   (first to {self.rules.target})", style="dim")
 
     # -- the table -----------------------------------------------------------
-    def _show_table(self, view: View, choices: list[Card], keep_step: bool) -> None:
+    def _show_table(self, view: View, choices: list[Card]) -> None:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="dim", no_wrap=True)
         grid.add_column()
@@ -585,7 +542,7 @@ class TerminalGame:
         if view.phase is Phase.PLAY:
             grid.add_row("Tricks", self._tricks_text(view))
             grid.add_row("This trick", self._trick_text(view))
-        if keep_step:
+        if view.phase is Phase.KEEP:
             grid.add_row("Your hand", self._cards(choices[:5], start=1))
             grid.add_row("Dummy", self._cards(choices[5:], start=6))
         else:
@@ -684,13 +641,13 @@ class TerminalGame:
         )
 
     # -- hints and help ------------------------------------------------------
-    def _hint(self, view: View, keep_step: bool) -> None:
-        self.console.print(Text.assemble(("Your turn: ", "bold"), self._hint_text(view, keep_step)))
+    def _hint(self, view: View) -> None:
+        self.console.print(Text.assemble(("Your turn: ", "bold"), self._hint_text(view)))
 
-    def _hint_text(self, view: View, keep_step: bool) -> Text:
+    def _hint_text(self, view: View) -> Text:
         up = self._card(view.up_card)
         suit = self._suit(view.up_suit)
-        if keep_step:
+        if view.phase is Phase.KEEP:
             return Text("keep five of these ten cards, by number or name (e.g. keep 1 2 3 6 7)")
         phase = view.phase
         if phase is Phase.JOKER_CALL:
@@ -720,9 +677,9 @@ class TerminalGame:
         led = effective_suit(view.current_trick[0][1], view.trump)
         return Text.assemble("play a card (follow ", self._suit(led), " if you can)")
 
-    def _help(self, view: View, choices: list[Card], keep_step: bool) -> None:
+    def _help(self, view: View, choices: list[Card]) -> None:
         lines = [Text("What you can do now:", style="bold")]
-        lines += [Text("  ").append(line) for line in self._help_lines(view, choices, keep_step)]
+        lines += [Text("  ").append(line) for line in self._help_lines(view, choices)]
         lines.append(
             Text(
                 "  Also: help · show (the table again) · score · quit (cards by number, "
@@ -733,8 +690,8 @@ class TerminalGame:
         for line in lines:
             self.console.print(line)
 
-    def _help_lines(self, view: View, choices: list[Card], keep_step: bool) -> list[Text]:
-        if keep_step:
+    def _help_lines(self, view: View, choices: list[Card]) -> list[Text]:
+        if view.phase is Phase.KEEP:
             return [
                 Text("keep C1 C2 C3 C4 C5 — keep five of your hand and the dummy (1-10 or names)")
             ]
@@ -815,7 +772,7 @@ class TerminalGame:
     def _report(self, seat: int, before: View, after: View) -> None:
         """Describe the action just taken (from seat 0's views only)."""
         new = after.history[len(before.history) :]
-        if not new:  # pragma: no cover - every action adds a history line
+        if not new:  # the maker's merge: public only with the keep that follows
             return
         _, act = new[0]
         self._say(*self._describe(seat, act, before, after))

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import KEEP, PICKUP, Action
+from .actions import KEEP, MERGE, PICKUP, Action
 from .cards import EFFECTIVE_SUIT, SUIT_MASK, Card, Suit, cards_of, deck_mask, ids_of, mask_of
 from .hand import Deal, FastHand, HandState, Phase, Trick
 from .rules import Rules
@@ -62,21 +62,15 @@ class View:
     legal: tuple[Action, ...]
 
     @classmethod
-    def of(
-        cls,
-        state: HandState,
-        seat: int,
-        scores: Sequence[int] | None = None,
-        *,
-        keep_choice: bool = False,
-    ) -> View:
+    def of(cls, state: HandState, seat: int, scores: Sequence[int] | None = None) -> View:
         """The view of ``seat`` on ``state`` (``scores``: the match score).
 
         The Cutthroat maker decides ``alone`` or merge without seeing the dummy
-        (RULES.md §2), so that view's ``legal`` is ``alone`` and the bare
-        ``keep`` (``Action.merge()``); ``keep_choice=True`` gives the view
-        after choosing to merge: the dummy shown, ``legal`` the 252 keeps."""
-        h = state._h
+        (RULES.md §2, phase ``MAKER``); after the merge (phase ``KEEP``) the
+        maker's view shows the dummy and ``legal`` is the 252 keeps, while the
+        other seats still see phase ``MAKER``: the merge is public only with
+        the keep."""
+        h = state.core
         n = h.n
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"no seat {seat!r} in {h.rules.variant}")
@@ -97,23 +91,20 @@ class View:
             discards.extend(cards_of(h.maker_discards))
             dummy = tuple(sorted(state.deal.dummy))
         legal: tuple[Action, ...] = ()
-        if keep_choice and not (state.to_act == seat and h.phase == 4):
-            raise ValueError("keep_choice is only for the Cutthroat maker choosing to merge")
-        if state.to_act == seat:
-            if h.phase == 4:  # the Cutthroat maker's choice
-                if keep_choice:
-                    dummy = tuple(cards_of(h.dummy))
-                    legal = tuple(state.legal_actions()[1:])
-                else:
-                    legal = (Action.alone(), Action.merge())
+        phase = h.phase
+        if phase == Phase.KEEP:
+            if seat == h.maker:
+                dummy = tuple(cards_of(h.dummy))
             else:
-                legal = tuple(state.legal_actions())
-        face_up = h.phase in (0, 1, 2) or (h.picked is False)
+                phase = Phase.MAKER
+        if state.to_act == seat:
+            legal = tuple(state.legal_actions())
+        face_up = phase <= Phase.PICKUP or (h.picked is False)
         return cls(
             rules=h.rules,
             seat=seat,
             dealer=h.dealer,
-            phase=state.phase,
+            phase=phase,
             to_act=state.to_act,
             hand=tuple(cards_of(h.hands[seat])),
             up_card=Card(h.up),
@@ -173,7 +164,7 @@ class View:
             "variant": self.rules.variant,
             "seat": self.seat,
             "dealer": self.dealer,
-            "phase": self.phase.value,
+            "phase": str(self.phase),
             "to_act": self.to_act,
             "hand": cl(self.hand),
             "up_card": str(self.up_card),
@@ -387,17 +378,18 @@ class _Sampler:
             dummy=tuple(cards_of(dummy_mask)) if rules.cutthroat else (),
             kitty=tuple(Card(i) for i in kitty),
         )
-        h = FastHand._dealt(rules, dealer, hands[:], dummy_mask, kitty)
+        h = FastHand.from_masks(rules, dealer, hands[:], dummy_mask, kitty)
         for s, code in self.codes:
             if code is None:
                 code = PICKUP | x << 4
             elif code == -1:
                 code = KEEP | kept_mask << 4
-            why = h.why_illegal(code)
-            if why is not None or h.turn != s:  # pragma: no cover - a bug if reached
+            why = h.step_recorded(code) if h.turn == s else f"not seat {s}'s turn"
+            if why is not None:  # pragma: no cover - a bug if reached
                 raise SampleError(f"sampled deal does not replay: {s} {code}: {why}")
-            h.step(code)
-        return HandState._wrap(h, deal)
+        if v.phase == Phase.KEEP:
+            h.step(MERGE)
+        return HandState.from_fast(h, deal)
 
 
 def _match(
@@ -443,7 +435,9 @@ def public_json(state: HandState, scores: Sequence[int] | None = None) -> dict[s
     for key in ("seat", "hand", "discards", "dummy", "legal"):
         del data[key]
     history = []
-    for s, code in state._h.history:
+    if data["phase"] == str(Phase.KEEP):  # the merge is public only with the keep
+        data["phase"] = str(Phase.MAKER)
+    for s, code in state.core.history:
         kind = code & 15
         text = "pickup" if kind == PICKUP else "keep" if kind == KEEP else str(Action(code))
         history.append(f"{s} {text}")

@@ -1,9 +1,8 @@
 """Computer players. Every bot sees only a seat's ``View`` (RULES.md §6).
 
 - ``Bot``: the protocol — ``choose(view, legal) -> Action``.
-- ``decide(bot, state, seat, scores)``: ask a bot for its action on a hand,
-  handling the Cutthroat maker's two-step choice (alone or merge without
-  seeing the dummy; then which five to keep, seeing it).
+- ``decide(bot, state, seat, scores)``: ask a bot for its action on a hand
+  through the seat's view.
 - ``RandomBot``, ``RuleBot``, ``SearchBot`` (levels ``SEARCH_LEVELS``);
   ``make_bot(name, seed)`` by name (``BOT_NAMES`` for players).
 - ``CheatBot``: the all-seeing ``StateBot``, for measurement only (named in

@@ -36,24 +36,17 @@ class Bot(Protocol):
 
 
 def decide(bot: Bot, state: HandState, seat: int, scores: Sequence[int] | None = None) -> Action:
-    """Ask ``bot`` for ``seat``'s action on ``state`` through the seat's view.
-
-    For the Cutthroat maker the choice is two-step (RULES.md §2 Settled):
-    ``alone`` or merge (bare ``keep``) on the view without the dummy, then, if
-    merging, the five cards on the view with the dummy shown. The result is
-    always a full, legal action.
-    """
+    """Ask ``bot`` for ``seat``'s action on ``state`` through the seat's view
+    (``View.of``: never the full state). The result is a legal action of the
+    state's phase (the Cutthroat maker answers phase ``MAKER`` with ``alone``
+    or the merge, and phase ``KEEP`` with the five cards, on views that show
+    the dummy only after the merge)."""
     if state.to_act != seat:
         raise IllegalActionError(f"it is not seat {seat}'s turn")
-    view = state.view(seat, scores)
+    view = View.of(state, seat, scores)
     action = bot.choose(view, view.legal)
     if action not in view.legal:
         raise IllegalActionError(f"bot {bot.name} chose an illegal action: {action}")
-    if action.is_merge:
-        view = state.view(seat, scores, keep_choice=True)
-        action = bot.choose(view, view.legal)
-        if action not in view.legal:
-            raise IllegalActionError(f"bot {bot.name} chose an illegal keep: {action}")
     return action
 
 

@@ -4,7 +4,7 @@ A ``StateBot``: it is given the full ``HandState`` and looks at every card.
 It gives an upper reference for the arena ("how much is there to gain?").
 
 - **Card play**: the exact double-dummy solver on the true deal; each legal
-  card is scored by the utility (``search.utility``: own points minus the
+  card is scored by the utility (``scoring.utility``: own points minus the
   others' average in Cutthroat, side minus side in partnership, with the
   match-winning bonus) of the maker side's tricks after it; ties go to more
   tricks for its side, then to the lower card.
@@ -29,7 +29,8 @@ from ..cards import EFFECTIVE_SUIT, POWER
 from ..hand import HandState, Phase
 from ..view import View
 from .rule import RuleBot, strength
-from .search import _utility_row, finish_hand, utility
+from .scoring import side_tricks, utility, utility_row
+from .search import finish_hand
 
 __all__ = ["CheatBot"]
 
@@ -57,16 +58,32 @@ class CheatBot:
     def values(
         self, state: HandState, seat: int, scores: Sequence[int] | None = None
     ) -> list[tuple[Action, float]]:
-        """Every candidate action with its utility on the true deal, best first."""
+        """Every candidate action with its utility on the true deal, best first.
+        The Cutthroat maker's merge is worth the best of its keeps."""
         if state.to_act != seat:
             raise ValueError(f"it is not seat {seat}'s turn")
         sc = tuple(scores) if scores is not None else ()
         legal = state.legal_actions()
-        if state.phase == Phase.MAKER:
-            legal = self._filter_keeps(state, legal)
         if len(legal) == 1:
             return [(legal[0], 0.0)]
-        h0 = state._h
+        if state.phase == Phase.MAKER:
+            merged = state.apply(Action.merge())
+            best = self._ranked(merged, seat, sc, self._filter_keeps(merged))[0]
+            ranked = self._ranked(state, seat, sc, [Action.alone()])
+            ranked.append((Action.merge(), best[1], best[2]))
+            ranked.sort(key=lambda r: (-round(r[1], 9), -round(r[2], 9)))  # stable: alone first
+        else:
+            if state.phase == Phase.KEEP:
+                legal = self._filter_keeps(state)
+            ranked = self._ranked(state, seat, sc, legal)
+        return [(a, v) for a, v, _ in ranked]
+
+    def _ranked(
+        self, state: HandState, seat: int, sc: Sequence[int], legal: list[Action]
+    ) -> list[tuple[Action, float, float]]:
+        """``legal`` with each one's utility and tricks for ``seat``'s side,
+        best first (ties: more tricks, the lower card, then the order given)."""
+        h0 = state.core
         order = {a: i for i, a in enumerate(legal)}
         value: dict[Action, float] = {}
         mine: dict[Action, float] = {}
@@ -74,8 +91,8 @@ class CheatBot:
             h = h0.copy()
             h.step(a.code)
             if h.over and not h.thrown_in:
-                row = _utility_row(h, seat, sc)
-                t = sum(h.tricks[s] for s in range(h.n) if h.on_maker_side(s))
+                row = utility_row(h, seat, sc)
+                t = side_tricks(h)
                 value[a], mine[a] = row[t], float(t if h.on_maker_side(seat) else 5 - t)
                 continue
             done = finish_hand(h, state, self.model, "solve", None, seat)
@@ -95,11 +112,12 @@ class CheatBot:
         ranked = sorted(
             legal, key=lambda a: (-round(value[a], 9), -round(mine[a], 9), power(a), order[a])
         )
-        return [(a, value[a]) for a in ranked]
+        return [(a, value[a], mine[a]) for a in ranked]
 
-    def _filter_keeps(self, state: HandState, legal: list[Action]) -> list[Action]:
+    def _filter_keeps(self, state: HandState) -> list[Action]:
+        """The few best keeps of a maker who merged, by ``rule.strength``."""
         trump = state.trump
         assert trump is not None
-        keeps = [a for a in legal if a.kind == "keep"]
+        keeps = state.legal_actions()
         keeps.sort(key=lambda a: strength(a.cards, trump), reverse=True)
-        return [a for a in legal if a.kind != "keep"] + keeps[: self.keep_candidates]
+        return keeps[: self.keep_candidates]

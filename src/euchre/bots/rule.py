@@ -335,7 +335,7 @@ class RuleBot:
             return self._bid2(view, legal)
         if phase == Phase.PICKUP:
             return self._pickup(view, legal)
-        if phase == Phase.MAKER:
+        if phase == Phase.MAKER or phase == Phase.KEEP:
             return self._maker(view, legal)
         if phase == Phase.ALONE:
             return self._alone(view, legal)
@@ -597,7 +597,7 @@ class RuleBot:
                 counts[s] += 1
                 if eff[c] != led:
                     voids.setdefault(s, set()).add(led)
-                s = h._next_active(s)
+                s = h.next_active(s)
         trick = []
         s = h.leader
         for c in h.trick:
@@ -606,7 +606,7 @@ class RuleBot:
             trick.append((s, c))
             if eff[c] != eff[h.trick[0]]:
                 voids.setdefault(s, set()).add(eff[h.trick[0]])
-            s = h._next_active(s)
+            s = h.next_active(s)
         hand = h.hands[seat]
         dead = 0
         if seat == h.dealer and h.dealer_discard >= 0:

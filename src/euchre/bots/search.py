@@ -6,7 +6,7 @@ utility of the hand** for the bot's seat (``utility``):
 - Cutthroat: the bot's own points minus the average of the two other
   players' points; partnership: its side's points minus the other side's.
 - Near the end of a match a hand that wins the match is worth
-  ``MATCH_WIN`` more (and one that makes another player or side win is worth
+  ``scoring.MATCH_WIN`` more (and one that makes another player or side win is worth
   ``MATCH_WIN`` less), so a point that wins the match counts for more.
 
 **Sampling with inference.** For each of K samples the unseen cards are dealt
@@ -80,34 +80,28 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, cast
 
-from ..actions import ALONE, KEEP, MERGE, PLAY, Action
+from ..actions import KEEP, MERGE, PLAY, Action
 from ..cards import EFFECTIVE_SUIT, POWER, Rank
 from ..hand import FastHand, HandState, Phase
-from ..match import winners_of
 from ..rules import Rules
 from ..solver import Solver
 from ..view import View
 from .rule import RuleBot, strength
+from .scoring import points_table, side_tricks, utility, utility_row
 
 __all__ = [
     "LEVELS",
-    "MATCH_WIN",
     "Level",
     "SearchBot",
     "finish_hand",
     "greedy_keep",
-    "points_table",
-    "utility",
 ]
 
-_B1, _PU, _B2, _MK, _AL, _PL, _OV = 1, 2, 3, 4, 5, 6, 7
+_MK, _KP, _PL, _OV = Phase.MAKER, Phase.KEEP, Phase.PLAY, Phase.OVER
 
 #: ``SearchBot.weight`` stops replaying a deal whose weight fell below this
 #: (three or more surprises under the model): it is next to never resampled.
 _FLOOR: Final = 1e-5
-
-#: Extra utility for a hand that wins the match (minus for one that loses it).
-MATCH_WIN: Final = 4.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,53 +211,6 @@ LEVELS: Final = {
 }
 
 
-# -- scoring ----------------------------------------------------------------------------
-
-
-def points_table(h: FastHand) -> list[tuple[int, ...]]:
-    """For a hand whose trump, maker and lone players are settled: the points
-    of every seat if the maker's side ends with 0, 1, ..., 5 tricks (the
-    scoring of RULES.md §2 and §3)."""
-    return [tuple(h.points_for(made)) for made in range(6)]
-
-
-def utility(points: Sequence[int], seat: int, rules: Rules, scores: Sequence[int]) -> float:
-    """What a hand's ``points`` are worth to ``seat``: own points minus the
-    average of the others' (Cutthroat) or the side's points minus the other
-    side's (partnership); plus ``MATCH_WIN`` if these points end the match
-    with the seat (its side) among the winners (``match.winners_of``: the
-    rule book's winning and tie rules; a shared win is divided among the
-    sides sharing it), minus ``MATCH_WIN`` if they end it with others
-    winning. ``scores`` of the wrong length (or empty) mean no match
-    situation."""
-    n = len(points)
-    cutthroat = rules.cutthroat
-    if cutthroat:
-        value = points[seat] - (sum(points) - points[seat]) / (n - 1)
-    else:
-        value = float(points[seat] - points[(seat + 1) % 4])
-    if not any(points) or len(scores) != n:
-        return value
-    winners = winners_of(rules, [s + p for s, p in zip(scores, points, strict=True)])
-    if not winners:
-        return value
-    sides = {w if cutthroat else w & 1 for w in winners}
-    mine = seat if cutthroat else seat & 1
-    if mine in sides:
-        return value + MATCH_WIN / len(sides)
-    return value - MATCH_WIN
-
-
-def _utility_row(h: FastHand, seat: int, scores: Sequence[int]) -> list[float]:
-    """Utility for ``seat`` by the maker side's final tricks, 0..5."""
-    r = h.rules
-    return [utility(p, seat, r, scores) for p in points_table(h)]
-
-
-def _side_tricks(h: FastHand) -> int:
-    return sum(h.tricks[s] for s in range(h.n) if h.on_maker_side(s))
-
-
 # -- fast policies for rollouts -----------------------------------------------------------
 
 
@@ -309,10 +256,6 @@ def _rank_lists(t: int) -> tuple[tuple[int, ...], ...]:
 _RANK_LISTS: Final = tuple(_rank_lists(t) for t in range(4))
 
 
-def _wrap(h: FastHand, deal_state: HandState) -> HandState:
-    return HandState._wrap(h, deal_state.deal)
-
-
 def finish_hand(
     h: FastHand,
     base: HandState,
@@ -329,6 +272,7 @@ def finish_hand(
     thrown in. ``base`` supplies the deal (for the views). Seat ``me`` (the
     deciding bot), as a Cutthroat maker, always merges the dummy: going alone
     there earns no bonus and only gives up the dummy's cards."""
+    deal = base.deal
     while h.phase != _OV:
         p = h.phase
         if p == _PL:
@@ -344,25 +288,29 @@ def finish_hand(
                 h.step(rule.play_code(h, h.turn))
             continue
         seat = h.turn
-        if p == _MK and seat == me:
+        if p == _KP:
             h.step(KEEP | greedy_keep(h.hands[h.maker] | h.dummy, h.trump) << 4)
             continue
-        v = View.of(_wrap(h, base), seat)
-        a = rule.choose(v, v.legal)
-        if p == _MK and a.code != ALONE:
-            h.step(KEEP | greedy_keep(h.hands[h.maker] | h.dummy, h.trump) << 4)
-        else:
-            h.step(a.code)
+        if p == _MK and seat == me:
+            h.step(MERGE)
+            continue
+        v = View.of(HandState.from_fast(h, deal), seat)
+        h.step(rule.choose(v, v.legal).code)
     if h.thrown_in:
         return None
-    return tuple(h.points), _side_tricks(h)
+    return tuple(h.points), side_tricks(h)
 
 
 # -- the bot ------------------------------------------------------------------------------
 
 
 def _view_key(view: View) -> int:
-    text = json.dumps(view.to_json(), sort_keys=True, separators=(",", ":"))
+    data = view.to_json()
+    if view.phase == Phase.KEEP:
+        # keyed as when the keep was asked on the maker's view of phase MAKER
+        # (before KEEP was a phase of its own): the same seeds, the same play
+        data["phase"] = str(Phase.MAKER)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return zlib.crc32(text.encode())
 
 
@@ -415,7 +363,7 @@ class SearchBot:
         product falls below ``floor`` the rest is not replayed and the product
         so far (an upper bound) is returned: such a deal is next to never
         resampled."""
-        h = sample._h
+        h = sample.core
         deal = sample.deal
         cur = FastHand.new(h.rules, h.dealer, deal)
         model = self.model
@@ -435,7 +383,7 @@ class SearchBot:
                         else:
                             w *= eps / (m.bit_count() - 1)
                 else:
-                    v = View.of(HandState._wrap(cur, deal), s)
+                    v = View.of(HandState.from_fast(cur, deal), s)
                     if len(v.legal) > 1:
                         taken = Action(MERGE if kind == KEEP else code)
                         probs = model.policy(v, v.legal)
@@ -451,7 +399,7 @@ class SearchBot:
         far allows it) and the model's probability of the keep, ``1 -
         epsilon``; else the sample as it is, with the probability of a keep
         the model would not make (``epsilon`` shared by the other 251)."""
-        h = sample._h
+        h = sample.core
         maker = h.maker
         kept = 0
         for s, code in h.calls:
@@ -468,10 +416,9 @@ class SearchBot:
         for s, code in h.history:
             if s == maker and code & 15 == KEEP:
                 code = KEEP | mine << 4
-            if cur.why_illegal(code) is not None:  # its play so far says otherwise
+            if cur.step_recorded(code) is not None:  # its play so far says otherwise
                 return sample, eps / 251
-            cur.step(code)
-        return HandState._wrap(cur, deal), 1.0 - eps
+        return HandState.from_fast(cur, deal), 1.0 - eps
 
     def _samples(
         self, view: View, k: int, rng: random.Random, oversample: int = 0
@@ -522,7 +469,7 @@ class SearchBot:
                 child.step(code)
                 while not child.over:
                     child.step(child.legal_codes()[0])
-                out[code] = _side_tricks(child)
+                out[code] = side_tricks(child)
             return out
         solver = Solver(h)
         mv = getattr(solver, "move_values", None)
@@ -560,7 +507,7 @@ class SearchBot:
                 child = h.copy()
                 child.step(code)
                 if child.phase == _OV:
-                    done[key] = _side_tricks(child)
+                    done[key] = side_tricks(child)
                 else:
                     self.solves += 1
                     done[key] = Solver(child).max_tricks()
@@ -578,9 +525,9 @@ class SearchBot:
         level = self.level
         over = level.card_play_oversample(view.rules)
         for st, w in self._samples(view, level.play_samples, rng, over):
-            h = st._h
+            h = st.core
             if row is None:
-                row = _utility_row(h, seat, view.scores)
+                row = utility_row(h, seat, view.scores)
             on_maker = h.on_maker_side(seat)
             tricks = self._move_tricks(h, codes)
             for a in legal:
@@ -622,7 +569,7 @@ class SearchBot:
         # the rule bot's own choice is the default a candidate must beat by
         # the level's margin
         prior = self.model.choose(view, legal)
-        if view.phase == Phase.MAKER and any(a.kind == "keep" and not a.is_merge for a in legal):
+        if view.phase == Phase.KEEP:
             legal = self.keep_candidates(view, legal)
             if prior not in legal:
                 legal.append(prior)
@@ -645,11 +592,8 @@ class SearchBot:
             for st, w in batch:
                 ws.append(w)
                 for a in legal:
-                    h = st._h.copy()
-                    code = a.code
-                    if code == MERGE:
-                        code = KEEP | greedy_keep(h.hands[h.maker] | h.dummy, h.trump) << 4
-                    h.step(code)
+                    h = st.core.copy()
+                    h.step(a.code)
                     self.rollouts += 1
                     done = finish_hand(h, st, self.model, level.rollout, count, seat)
                     if done is None:

@@ -9,8 +9,9 @@ replays — and its bots play on — exactly the same after a restart or in
 another process.
 
 The Cutthroat maker's bare ``keep`` (merge without seeing the dummy) is an
-entry of its own: after it that seat's view is ``view(seat, keep_choice=True)``
-and only the keeps are legal.
+entry of its own, as it is a step of the engine (phase ``KEEP`` follows). A
+full ``keep C1..C5`` entry for a maker still to choose (tables stored before
+the merge was a step of its own) is read as records read it: both steps.
 
 Nothing here does I/O; :mod:`euchre.web.app` drives it.
 """
@@ -30,7 +31,7 @@ from typing import Any, Final
 
 from ..actions import Action, ActionError
 from ..bots import SEARCH_LEVELS, Bot, decide, make_bot
-from ..hand import Deal, HandState, IllegalActionError, Phase
+from ..hand import Deal, HandState, IllegalActionError
 from ..match import Match
 from ..record import hand_record, match_record
 from ..rules import Rules
@@ -198,11 +199,9 @@ class Game:
         self.seed: int = meta["seed"]
         self.match = Match.new(self.rules, meta["first_dealer"])
         self.seq = 0
-        #: the seat whose bare ``keep`` (merge intent) is pending this hand, if any
-        self.keep_pending: int | None = None
         #: views of the current state by seat (cleared by every change)
         self._views: dict[int, View] = {}
-        self._views_of: tuple[object, int | None] | None = None
+        self._views_of: HandState | None = None
         if meta["status"] != "waiting":
             self._deal_if_needed()
 
@@ -261,16 +260,14 @@ class Game:
         return found
 
     def view(self, seat: int) -> View | None:
-        """The current view of ``seat`` (after its bare keep: with the dummy), or None."""
+        """The current view of ``seat``, or None."""
         if self.current is None:
             return None
-        now = (self.current, self.keep_pending)
-        if self._views_of is None or self._views_of[0] is not now[0] or self._views_of[1] != now[1]:
-            self._views, self._views_of = {}, now
+        if self._views_of is not self.current:
+            self._views, self._views_of = {}, self.current
         view = self._views.get(seat)
         if view is None:
-            keep_choice = self.keep_pending == seat
-            view = self.current.view(seat, self.match.scores, keep_choice=keep_choice)
+            view = View.of(self.current, seat, self.match.scores)
             self._views[seat] = view
         return view
 
@@ -338,22 +335,9 @@ class Game:
         view = self.view(seat)
         assert view is not None
         if action not in view.legal:
-            raise TableError("illegal", self._why_illegal(seat, action))
+            why = self.current.why_illegal(action, seat, you=True)
+            raise TableError("illegal", why or f"{action} is not allowed now")
         return self._entry(seat, action)
-
-    def _why_illegal(self, seat: int, action: Action) -> str:
-        state = self.current
-        assert state is not None
-        if state.phase == Phase.MAKER:
-            if self.keep_pending == seat:
-                return "you chose to merge the dummy: keep five of the ten cards"
-            if action.kind == "keep" and not action.is_merge:
-                return "choose first: go alone, or keep (merge the dummy without seeing it)"
-        try:
-            state.apply(action, seat)
-        except IllegalActionError as exc:
-            return str(exc)
-        return f"{action} is not allowed now"
 
     def _entry(self, seat: int, action: Action) -> dict[str, Any]:
         return {"hand": len(self.match.hands), "seat": seat, "action": str(action)}
@@ -374,6 +358,10 @@ class Game:
             parts = ("fallback", len(self.match.hands), self.seq)
         bot = make_level_bot(level, derive_seed(self.seed, *parts))
         action = decide(bot, state, seat, self.match.scores)
+        if action.is_merge:
+            # the bot's merge and keep make one entry, as records write them: no
+            # entry (and no pause) shows the other seats a merge before its keep
+            action = decide(bot, state.apply(action, seat), seat, self.match.scores)
         return self._entry(seat, action)
 
     def apply_entry(self, entry: dict[str, Any]) -> None:
@@ -384,18 +372,11 @@ class Game:
             raise ValueError(f"entry {self.seq}: for hand {entry.get('hand')}, not the current one")
         seat = entry["seat"]
         action = Action.parse(entry["action"])
-        if action.is_merge:
-            if self.current.phase != Phase.MAKER or self.current.to_act != seat:
-                raise ValueError(f"entry {self.seq}: keep without the maker's choice")
-            if self.keep_pending is not None:
-                raise ValueError(f"entry {self.seq}: keep twice")
-            self.keep_pending = seat
-        else:
-            if self.keep_pending is not None and action.kind == "alone":
-                raise ValueError(f"entry {self.seq}: alone after choosing to merge")
-            self.match = self.match.apply(action, seat)
-            self.keep_pending = None
-            self._deal_if_needed()
+        try:
+            self.match = self.match.with_hand(self.current.apply_recorded(action, seat))
+        except IllegalActionError as exc:
+            raise ValueError(f"entry {self.seq}: {exc}") from None
+        self._deal_if_needed()
         self.seq += 1
 
     def start(self) -> None:

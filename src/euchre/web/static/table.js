@@ -178,7 +178,7 @@ function isMyTurn() {
 }
 
 function keepStep(v) {
-  return v.phase === "maker" && (v.legal || []).some((a) => a.startsWith("keep "));
+  return v.phase === "keep";
 }
 
 // -- sending -------------------------------------------------------------------
@@ -550,7 +550,9 @@ function prompt(v) {
     case "bid2":
       return t("prompt.bid2");
     case "maker":
-      return keepStep(v) ? t("prompt.keep", { n: selected.size }) : t("prompt.maker");
+      return t("prompt.maker");
+    case "keep":
+      return t("prompt.keep", { n: selected.size });
     case "alone":
       if (cutthroat()) return t("prompt.alone.defender");
       return t(
