@@ -432,6 +432,26 @@ def test_usage_errors(euchre: list[str], args: list[str], words: list[str]) -> N
     assert p.stdout == ""
 
 
+def test_play_defaults_to_the_default_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``euchre play`` without ``--level`` plays search bots at ``DEFAULT_LEVEL``;
+    another opponent bot gets no level."""
+    import euchre.tui
+    from euchre import cli
+    from euchre.bots import DEFAULT_LEVEL
+
+    seen: list[tuple[str, str | None]] = []
+
+    def fake_play_main(rules: Any, **kw: Any) -> int:
+        seen.append((kw["bots"], kw["level"]))
+        return 0
+
+    monkeypatch.setattr(euchre.tui, "play_main", fake_play_main)
+    assert cli.main(["play"]) == 0
+    assert cli.main(["play", "--bots", "rule"]) == 0
+    assert cli.main(["play", "--level", "easy"]) == 0
+    assert seen == [("search", DEFAULT_LEVEL), ("rule", None), ("search", "easy")]
+
+
 def test_version_and_help() -> None:
     p = run([console_script()], "--version")
     assert p.returncode == 0 and p.stdout.startswith("euchre ")

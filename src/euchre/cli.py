@@ -156,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The parser and its subcommand parsers (for their own usage errors)."""
     from . import __version__
+    from .bots import DEFAULT_LEVEL, SEARCH_LEVELS
 
     p = argparse.ArgumentParser(
         prog="euchre",
@@ -199,9 +200,9 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
     )
     pl.add_argument(
         "--level",
-        choices=("easy", "medium", "hard", "expert"),
+        choices=SEARCH_LEVELS,
         default=None,
-        help="strength of the search bot opponents (default medium); also the hint's",
+        help=f"strength of the search bot opponents (default {DEFAULT_LEVEL}); also the hint's",
     )
     pl.add_argument("--no-color", action="store_true", help="plain text, no colours")
 
@@ -313,14 +314,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             rules = rules_from_args(args)
         except RulesError as e:
             subs["play"].error(str(e))
-        from .bots import BOT_NAMES
+        from .bots import BOT_NAMES, DEFAULT_LEVEL
 
         bots = args.bots or "search"
         if bots not in BOT_NAMES:
             subs["play"].error(f"--bots: want one of {', '.join(BOT_NAMES)}, not {bots!r}")
         if args.level is not None and bots != "search":
             subs["play"].error(f"--level is the search bot's strength; --bots {bots} has none")
-        level = args.level or ("medium" if bots == "search" else None)
+        level = args.level or (DEFAULT_LEVEL if bots == "search" else None)
         try:
             from .tui import play_main
         except ImportError as e:  # pragma: no cover - depends on the install

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..bots import SEARCH_LEVELS, SearchBot
+from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS, SearchBot
 from ..review import review_hand
 from ..rules import VARIANTS, Rules, RulesError
 from .store import Store, StoreConflict, open_store
@@ -51,8 +51,8 @@ RATE_PER_SECOND: Final = 20.0
 #: A table id: what ``secrets.token_urlsafe`` writes.
 TABLE_ID: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 STATIC_DIR: Final = Path(__file__).parent / "static"
-#: The level of the search bot that gives hints.
-HINT_LEVEL: Final = "medium"
+#: The level of the search bot that gives hints: the players' default level.
+HINT_LEVEL: Final = DEFAULT_LEVEL
 
 #: The table this task is writing to the store right now: the store tells its
 #: subscribers of a commit before the write returns, and a process need not catch
@@ -818,7 +818,7 @@ def create_app(db: str, bot_delay: float = 0.6, bot_timeout: float = 5.0) -> Fas
         return {
             "options": options_description(),
             "bot_levels": list(SEARCH_LEVELS),
-            "default_bot_level": "medium",
+            "default_bot_level": DEFAULT_LEVEL,
             "variants": list(VARIANTS),
         }
 
