@@ -21,9 +21,8 @@ import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import fields
 from pathlib import Path
-from typing import Any, Final, Literal, get_args, get_type_hints
+from typing import Any, Final
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -35,7 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS, SearchBot
 from ..review import review_hand
-from ..rules import VARIANTS, Rules, RulesError
+from ..rules import OPTIONS, VARIANTS, Rules, RulesError
 from .store import Store, StoreConflict, open_store
 from .tables import STOP_TEST_BOTS, Game, TableError, derive_seed, new_meta
 
@@ -726,26 +725,21 @@ class BodyLimit:
 
 
 def options_description() -> list[dict[str, Any]]:
-    """Every ``Rules`` option with its default and its choices (or type)."""
-    hints = get_type_hints(Rules)
-    default = Rules()
-    special: dict[str, dict[str, Any]] = {
-        "deck": {"choices": [24, 32, 25]},
-        "lone_defender_points": {"choices": [2, 4], "variants": ["partnership"]},
-        "target": {"type": "integer", "minimum": 1},
-        "dummy_decline_is_alone": {"type": "boolean", "variants": ["cutthroat"]},
-    }
+    """Every ``Rules`` option but ``variant`` with its default and its choices
+    (or type), and the variants it applies to when not all (``rules.OPTIONS``)."""
     out = []
-    for f in fields(Rules):
-        if f.name == "variant":
+    for opt in OPTIONS:
+        if opt.name == "variant":
             continue
-        item: dict[str, Any] = {"name": f.name, "default": getattr(default, f.name)}
-        hint = hints[f.name]
-        if getattr(hint, "__origin__", None) is Literal:
-            item["choices"] = list(get_args(hint))
-        elif hint is bool:
+        item: dict[str, Any] = {"name": opt.name, "default": opt.default}
+        if opt.kind == "choice":
+            item["choices"] = list(opt.choices)
+        elif opt.kind == "bool":
             item["type"] = "boolean"
-        item.update(special.get(f.name, {}))
+        else:
+            item.update(type="integer", minimum=1)
+        if opt.variants != VARIANTS:
+            item["variants"] = list(opt.variants)
         out.append(item)
     return out
 
