@@ -57,7 +57,8 @@ from itertools import permutations
 from statistics import NormalDist
 from typing import Any
 
-from .bots.base import ARENA_BOTS, Bot, StateBot, act, make_bot
+from .bots.base import Bot, StateBot, act
+from .bots.registry import ARENA_BOTS, make_bot
 from .hand import Deal, HandState
 from .match import winners_of
 from .rules import Rules
@@ -106,7 +107,7 @@ def bot_kind(label: str) -> str:
 
 
 def known_bot_names() -> tuple[str, ...]:
-    """The bot names the arena knows (``bots.base.ARENA_BOTS``)."""
+    """The bot names the arena knows (``bots.registry.ARENA_BOTS``)."""
     return ARENA_BOTS
 
 

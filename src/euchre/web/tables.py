@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from ..actions import Action, ActionError
-from ..bots import SEARCH_LEVELS, Bot, decide, make_bot
+from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS, Bot, decide, make_bot
 from ..hand import Deal, HandState, IllegalActionError, Phase
 from ..match import Match
 from ..record import hand_record, match_record
@@ -49,8 +49,6 @@ __all__ = [
     "new_token",
 ]
 
-#: The bot level of a seat nobody chose a level for.
-DEFAULT_LEVEL: Final = "medium"
 #: The levels a bot seat may have: the search bot's, and ``rule`` (the rule bot:
 #: quick and cheap, for casual play and for load).
 BOT_LEVELS: Final = (*SEARCH_LEVELS, "rule")
