@@ -362,24 +362,17 @@ class RuleBot:
     name = "rule"
 
     # -- tuning (points of ``strength``) ---------------------------------------
-    #: Partnership: make trump at or above (round one, before seat adjustments).
+    #: Partnership: make trump at or above (either round, every seat).
     part_make = 5.6
     #: Partnership: extra needed with the joker (25 cards).
     part_joker_extra = 1.0
-    #: Partnership: extra needed in round two.
-    part_round_two = 0.0
     #: Partnership: go alone at or above (with three trumps or more).
     part_alone = 8.0
-    #: Cutthroat: make trump at or above (the dummy's help is added first).
+    #: Cutthroat: make trump at or above (either round, every seat; the
+    #: dummy's help is added to the count first).
     cut_make = 5.2
-    #: Cutthroat: extra needed in round two.
-    cut_round_two = 0.0
     #: Share of the up-card's value counted for / against the bidder.
     up_share = 0.8
-    #: Cutthroat: threshold offsets by seat (dealer, left of it, next).
-    cut_seat: tuple[float, ...] = (0.0, 0.0, 0.0)
-    #: Partnership: threshold offsets by seat (dealer, left of it, partner, right).
-    part_seat: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
     #: Cutthroat: a hand counting less than this is not worth making trump.
     cut_floor = 3.0
     #: Cutthroat: weight of the dummy's expected help in the count.
@@ -391,14 +384,14 @@ class RuleBot:
     #: Bonus for 'next' to the seat left of the dealer in round two.
     next_bonus = 0.5
     #: Play: overtake a teammate's card that may lose (when nothing sure wins).
-    overtake = 1.0
+    overtake = True
     #: Play: the maker's side, without the top trump, leads its lowest trump
     #: (to draw the higher ones) when holding ``low_trump_min`` trumps or more.
-    low_trump_lead = 1.0
+    low_trump_lead = True
     #: Play: see ``low_trump_lead``.
     low_trump_min = 2
     #: Play: the maker's partner leads trump at the first lead.
-    partner_trump_lead = 1.0
+    partner_trump_lead = True
 
     #: The share of probability ``policy`` spreads over the actions the rule
     #: does not choose (a player may deviate; inference must not rule it out).
@@ -493,16 +486,14 @@ class RuleBot:
             value += self._dummy_help(hand, t, rules.deck, dead | (1 << up))
         return value
 
-    def _threshold(self, view: View, round_two: bool) -> float:
-        n = view.rules.seats
-        pos = (view.seat - view.dealer) % n  # 0: the dealer, 1: left of it
-        if view.rules.cutthroat:
-            base = self.cut_make + (self.cut_round_two if round_two else 0.0)
-            return base + self.cut_seat[pos]
-        base = self.part_make + (self.part_round_two if round_two else 0.0)
-        if view.rules.deck == 25:
-            base += self.part_joker_extra  # eight trumps: counts run higher
-        return base + self.part_seat[pos]
+    def _threshold(self, rules: Rules) -> float:
+        """The count at or above which a seat makes trump (either round; the
+        seat's place is in the count, ``_bid_value``)."""
+        if rules.cutthroat:
+            return self.cut_make
+        if rules.deck == 25:
+            return self.part_make + self.part_joker_extra  # eight trumps: counts run higher
+        return self.part_make
 
     # -- bidding ---------------------------------------------------------------
     def _joker_call(self, view: View, legal: Sequence[Action]) -> Action:
@@ -516,7 +507,7 @@ class RuleBot:
         if suit is None:  # pragma: no cover - round one always has a suit
             return Action.pass_()
         value = self._bid_value(view, int(suit), round_two=False)
-        if value >= self._threshold(view, round_two=False):
+        if value >= self._threshold(view.rules):
             return Action.order()
         return Action.pass_()
 
@@ -537,7 +528,7 @@ class RuleBot:
             if best is None or v > best[0]:
                 best = (v, a)
         assert best is not None
-        if Action.pass_() not in legal or best[0] >= self._threshold(view, round_two=True):
+        if Action.pass_() not in legal or best[0] >= self._threshold(view.rules):
             return best[1]
         return Action.pass_()
 
