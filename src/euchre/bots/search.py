@@ -29,11 +29,11 @@ with twice the weight): the solved deals follow the model's posterior. A deal
 whose weight falls below ``_FLOOR`` is not replayed further.
 
 **Card play** (phase ``play``): each sample is solved exactly (double-dummy,
-``euchre.solver``) for every legal card (``Solver.move_values``; without
-it, one solve per class of cards equivalent in that sample); the maker
-side's tricks are turned into points with the scoring table of the hand and
-into utility; the weighted average picks the card (ties: more of my side's
-tricks, then the lower card).
+``euchre.solver``) for every legal card at once (``Solver.move_values``;
+the last trick is simply played out); the maker side's tricks are turned
+into points with the scoring table of the hand and into utility; the
+weighted average picks the card (ties: more of my side's tricks, then the
+lower card).
 
 **Decisions before the play** (joker call, bids, pick-up and discard,
 alone, the Cutthroat maker's alone-or-merge and keep-five-of-ten) are *not*
@@ -78,7 +78,7 @@ import random
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final, cast
+from typing import Final
 
 from ..actions import ALONE, KEEP, MERGE, PLAY, Action
 from ..cards import EFFECTIVE_SUIT, POWER, Rank
@@ -295,20 +295,6 @@ def greedy_keep(pool: int, trump: int) -> int:
     return m
 
 
-def _rank_lists(t: int) -> tuple[tuple[int, ...], ...]:
-    eff = EFFECTIVE_SUIT[t]
-    out = []
-    for suit in range(4):
-        ids = [c for c in range(33) if eff[c] == suit]
-        ids.sort(key=lambda c: -POWER[t][suit][c])
-        out.append(tuple(ids))
-    return tuple(out)
-
-
-#: For each trump: each effective suit's cards, strongest first.
-_RANK_LISTS: Final = tuple(_rank_lists(t) for t in range(4))
-
-
 def _wrap(h: FastHand, deal_state: HandState) -> HandState:
     return HandState._wrap(h, deal_state.deal)
 
@@ -515,7 +501,7 @@ class SearchBot:
     # -- card play -----------------------------------------------------------------------
     def _move_tricks(self, h: FastHand, codes: Sequence[int]) -> dict[int, int]:
         """Maker side's total tricks after each of ``codes`` (solved)."""
-        if h.trick_log and len(h.trick_log) == 4:  # last trick: play it out
+        if len(h.trick_log) == 4:  # last trick: play it out
             out = {}
             for code in codes:
                 child = h.copy()
@@ -524,48 +510,9 @@ class SearchBot:
                     child.step(child.legal_codes()[0])
                 out[code] = _side_tricks(child)
             return out
-        solver = Solver(h)
-        mv = getattr(solver, "move_values", None)
-        if mv is not None:
-            self.solves += 1
-            vals = cast(dict[int, int], mv())
-            return {code: vals[code >> 4] for code in codes}
-        # one solve per class of equivalent cards in this deal: cards of one
-        # suit in my hand with no other remaining card between them
-        trump = h.trump
-        rem = 0
-        for s in range(h.n):
-            if not h.out >> s & 1:
-                rem |= h.hands[s]
-        for c in h.trick:
-            rem |= 1 << c
-        mine = h.hands[h.turn]
-        cls: dict[int, int] = {}
-        for ranked in _RANK_LISTS[trump]:
-            head = -1
-            for c in ranked:
-                if not rem >> c & 1:
-                    continue
-                if mine >> c & 1:
-                    if head < 0:
-                        head = c
-                    cls[c] = head
-                else:
-                    head = -1
-        out = {}
-        done: dict[int, int] = {}
-        for code in codes:
-            key = cls.get(code >> 4, code >> 4)
-            if key not in done:
-                child = h.copy()
-                child.step(code)
-                if child.phase == _OV:
-                    done[key] = _side_tricks(child)
-                else:
-                    self.solves += 1
-                    done[key] = Solver(child).max_tricks()
-            out[code] = done[key]
-        return out
+        self.solves += 1
+        vals = Solver(h).move_values()
+        return {code: vals[code >> 4] for code in codes}
 
     def _play_values(
         self, view: View, legal: list[Action], rng: random.Random
