@@ -43,3 +43,4 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+"""The package version, its one source: pyproject.toml reads it (`dynamic = ["version"]`)."""
