@@ -49,6 +49,12 @@ def _run_pool(
                 progress(len(batch))
 
 
+def _package_dir() -> str:
+    """The directory of the ``euchre`` package (this module's grandparent),
+    which a Ray cluster run ships to the workers (pure Python, no dependencies)."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def _run_ray(
     tasks: Sequence[DealTask], address: str, jobs: int | None, progress: ProgressFn | None
 ) -> Iterator[DealResult]:
@@ -70,12 +76,9 @@ def _run_ray(
                 logging_level=logging.ERROR,
             )
         else:
-            # ship the euchre package (this module's grandparent directory) to the
-            # workers (pure Python, no dependencies)
-            package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
             ray.init(
                 address=address,
-                runtime_env={"py_modules": [package]},
+                runtime_env={"py_modules": [_package_dir()]},
                 log_to_driver=False,
                 logging_level=logging.ERROR,
             )
