@@ -41,6 +41,12 @@ makes the bot ``NAME`` under its own label, to set a bot against itself):
 
 Only the standard library is needed here; the command line adds a ``rich``
 progress bar and table, ``matplotlib`` plots and Ray runs (all imported lazily).
+
+The modules, each using only the ones before it: ``stats`` (t intervals,
+percentiles, cumulative differences), ``tasks`` (bots by label, the deal
+sequence, seatings, playing a deal), ``report`` (aggregation, the ``--out``
+JSON, the plain table, the plot) and ``schedulers`` (in process, a pool or
+Ray; ``run_arena``). This package re-exports their public names.
 """
 
 from .report import ArenaResult, BotStats, PairStats, aggregate, format_plain, plot

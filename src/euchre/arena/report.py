@@ -18,7 +18,7 @@ __all__ = ["ArenaResult", "BotStats", "PairStats", "aggregate", "format_plain", 
 
 @dataclass(frozen=True, slots=True)
 class BotStats:
-    """The figures of one bot name (see the module docstring)."""
+    """The figures of one bot name (see the ``euchre.arena`` docstring)."""
 
     name: str
     entries: int

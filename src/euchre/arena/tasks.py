@@ -88,6 +88,9 @@ def check_lineup(labels: Sequence[str], rules: Rules) -> tuple[str, ...]:
     return lineup
 
 
+# -- deals and seatings ---------------------------------------------------------------
+
+
 def _hash_int(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
