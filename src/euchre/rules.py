@@ -206,7 +206,12 @@ class Rules:
     @classmethod
     def from_options(cls, variant: object = "cutthroat", options: object = None) -> Rules:
         """Build from a record's ``variant`` and ``options`` (absent keys take
-        their defaults; an unknown key is an error)."""
+        their defaults; an unknown key is an error); ``options`` is its inverse:
+
+        >>> rules = Rules.from_options("partnership", {"deck": 25})
+        >>> Rules.from_options(rules.variant, rules.options()) == rules
+        True
+        """
         if options is None:
             options = {}
         if not isinstance(options, Mapping):
@@ -226,7 +231,11 @@ class Rules:
         return Rules(**d)
 
     def describe(self) -> str:
-        """A one-line human summary of the non-default options."""
+        """A one-line human summary of the non-default options.
+
+        >>> Rules(variant="partnership", deck=25).describe()
+        'partnership (deck=25)'
+        """
         default = Rules(variant=self.variant)
         diffs = [
             f"{f.name}={getattr(self, f.name)}"
