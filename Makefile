@@ -24,7 +24,7 @@ $(VENV)/.web-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,tui]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
 ## Play Cutthroat against two computer opponents in the terminal.

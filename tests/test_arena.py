@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 
+import euchre
 from euchre import Rules
 from euchre.arena import (
     DealResult,
@@ -31,6 +33,7 @@ from euchre.arena import (
     seatings,
     t_quantile,
 )
+from euchre.arena.schedulers import _package_dir
 from euchre.cli import main
 
 CUT = Rules()
@@ -114,6 +117,9 @@ def test_mean_ci95_and_percentile() -> None:
     assert percentile([3.0, 1.0, 2.0, 4.0], 50) == 2.5
     assert percentile([1.0, 2.0], 100) == 2.0
     assert percentile([], 95) == 0.0
+    assert (percentile([2.0, 1.0], 0), percentile([5.0], 95)) == (1.0, 5.0)
+    with pytest.raises(ValueError):
+        percentile([1.0, 2.0], 101)
     xs, cum, low, high = cumulative_difference([1.0, 2.0, 0.0], [0.0, 0.0, 0.0])
     assert xs == [1, 2, 3] and cum == [1.0, 3.0, 3.0]
     assert low[0] == high[0] == 1.0 and low[2] < 3.0 < high[2]
@@ -166,6 +172,11 @@ def test_ray_local_identical() -> None:
     on_ray = run_arena(("rule", "random", "random"), CUT, 8, seed=2, jobs=2, ray="local")
     assert figures(on_ray.to_json()) == figures(local)
     assert not ray.is_initialized()  # the Ray started by the arena is shut down
+
+
+def test_ray_cluster_runs_ship_the_euchre_package() -> None:
+    # a cluster run's runtime_env py_modules: the package directory, not the arena's
+    assert _package_dir() == os.path.dirname(os.path.abspath(euchre.__file__))
 
 
 def test_random_against_itself_shows_no_difference() -> None:

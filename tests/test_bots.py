@@ -14,7 +14,18 @@ from typing import Literal
 import pytest
 
 from euchre import Action, Card, Deal, HandState, Phase, Rules, Suit
-from euchre.bots import BOT_NAMES, Bot, RandomBot, RuleBot, decide, make_bot
+from euchre.bots import (
+    BOT_NAMES,
+    DEFAULT_LEVEL,
+    NAMED_SEARCH_LEVEL,
+    SEARCH_LEVELS,
+    Bot,
+    RandomBot,
+    RuleBot,
+    SearchBot,
+    decide,
+    make_bot,
+)
 from euchre.cards import effective_suit
 from euchre.hand import IllegalActionError
 from euchre.match import Match
@@ -65,6 +76,16 @@ def test_protocol_and_names() -> None:
         assert isinstance(bot, Bot) and bot.name == name
     with pytest.raises(ValueError):
         make_bot("genius")
+
+
+def test_the_two_default_levels() -> None:
+    """Players get ``DEFAULT_LEVEL`` where they chose none; the bare name ``search``
+    (the arena's label) is ``NAMED_SEARCH_LEVEL``; both are search levels."""
+    assert DEFAULT_LEVEL in SEARCH_LEVELS and NAMED_SEARCH_LEVEL in SEARCH_LEVELS
+    bot = make_bot("search", seed=1)
+    assert isinstance(bot, SearchBot) and bot.level == NAMED_SEARCH_LEVEL
+    bot = make_bot("search", seed=1, level=DEFAULT_LEVEL)
+    assert isinstance(bot, SearchBot) and bot.name == f"search:{DEFAULT_LEVEL}"
 
 
 def test_decide_checks_the_turn() -> None:

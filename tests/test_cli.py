@@ -432,6 +432,61 @@ def test_usage_errors(euchre: list[str], args: list[str], words: list[str]) -> N
     assert p.stdout == ""
 
 
+def _flag_value(opt: Any) -> tuple[str, Any]:
+    """A value other than the default for an option's flag: its text and the option's value."""
+    if opt.kind == "bool":
+        return ("off" if opt.default else "on"), not opt.default
+    if opt.kind == "count":
+        return str(opt.default + 5), opt.default + 5
+    other = next(c for c in opt.choices if c != opt.default)
+    return str(other), other
+
+
+@pytest.mark.parametrize("command", ["play", "arena"])
+def test_every_option_has_its_flag(command: str) -> None:
+    """``euchre play`` and ``euchre arena`` have one flag per ``Rules`` option, made
+    from its declaration: no flag gives the defaults; each flag sets its option
+    (in the variant it applies to), and says its default in the help."""
+    from euchre import Rules, cli
+    from euchre.rules import OPTIONS
+
+    parser = cli.build_parser()
+    base = [command] + (["--bots", "rule,rule,rule"] if command == "arena" else [])
+    assert cli.rules_from_args(parser.parse_args(base)) == Rules()
+    sub = cli._build()[1][command]
+    group = next(g for g in sub._action_groups if (g.title or "").startswith("rules"))
+    flags = [a.option_strings for a in group._group_actions]
+    assert flags == [[o.flag] for o in OPTIONS]
+    for opt, action in zip(OPTIONS, group._group_actions, strict=True):
+        assert action.dest == opt.name and action.default == opt.default
+        assert f"(default {opt.text(opt.default)})" in (action.help or "")
+        text, value = _flag_value(opt)
+        variant = ["--variant", opt.variants[0]] if opt.name != "variant" else []
+        rules = cli.rules_from_args(parser.parse_args([*base, *variant, opt.flag, text]))
+        assert getattr(rules, opt.name) == value
+        assert rules == Rules().replace(**{"variant": rules.variant, opt.name: value})
+
+
+def test_play_defaults_to_the_default_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``euchre play`` without ``--level`` plays search bots at ``DEFAULT_LEVEL``;
+    another opponent bot gets no level."""
+    import euchre.tui
+    from euchre import cli
+    from euchre.bots import DEFAULT_LEVEL
+
+    seen: list[tuple[str, str | None]] = []
+
+    def fake_play_main(rules: Any, **kw: Any) -> int:
+        seen.append((kw["bots"], kw["level"]))
+        return 0
+
+    monkeypatch.setattr(euchre.tui, "play_main", fake_play_main)
+    assert cli.main(["play"]) == 0
+    assert cli.main(["play", "--bots", "rule"]) == 0
+    assert cli.main(["play", "--level", "easy"]) == 0
+    assert seen == [("search", DEFAULT_LEVEL), ("rule", None), ("search", "easy")]
+
+
 def test_version_and_help() -> None:
     p = run([console_script()], "--version")
     assert p.returncode == 0 and p.stdout.startswith("euchre ")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 
@@ -30,8 +30,9 @@ from euchre.bots import (
     make_bot,
 )
 from euchre.bots.scoring import points_table, utility
-from euchre.bots.search import greedy_keep
+from euchre.bots.search import LEVELS, greedy_keep
 from euchre.cards import mask_of
+from euchre.rules import VARIANTS as RULE_VARIANTS
 from euchre.view import View
 
 Variant = Literal["cutthroat", "partnership"]
@@ -50,6 +51,13 @@ def play_hand(state: HandState, bots: list[Bot]) -> HandState:
         assert action in state.legal_actions()
         state = state.apply(action)
     return state
+
+
+def set_level(bot: SearchBot, rules: Rules, **changes: Any) -> None:
+    """Change ``bot``'s level in the variant of ``rules`` (the other
+    variant's is left as it is)."""
+    level = dataclasses.replace(bot.level_for(rules), **changes)
+    bot.levels = {**bot.levels, rules.variant: level}
 
 
 def positions(rules: Rules, count: int, seed: int) -> list[tuple[HandState, int]]:
@@ -75,19 +83,43 @@ def test_names_and_levels() -> None:
     assert "search" in BOT_NAMES and "cheat" not in BOT_NAMES
     assert "cheat" in ARENA_BOTS
     bot = make_bot("search", seed=1)
-    assert isinstance(bot, SearchBot) and bot.name == "search" and bot.level.name == "hard"
+    assert isinstance(bot, SearchBot) and bot.name == "search" and bot.level == "hard"
     for level in SEARCH_LEVELS:
         by_name = make_bot(f"search:{level}", seed=1)
         by_arg = make_bot("search", seed=1, level=level)
         assert isinstance(by_name, SearchBot) and isinstance(by_arg, SearchBot)
-        assert by_name.level.name == by_arg.level.name == level
+        assert by_name.level == by_arg.level == level
         assert by_name.name == by_arg.name == f"search:{level}"
+        for variant in VARIANTS:
+            rules = Rules(variant=variant)
+            assert by_name.level_for(rules) is LEVELS[variant][level]
     with pytest.raises(ValueError):
         make_bot("search:impossible")
     with pytest.raises(ValueError):
         make_bot("rule:hard")
     cheat = make_bot("cheat", seed=1)
     assert isinstance(cheat, StateBot) and isinstance(cheat, CheatBot)
+
+
+def test_levels_by_variant() -> None:
+    """``LEVELS`` has every level for every variant, each named as its key;
+    the variants differ only at hard and expert, in the card play's
+    oversampling (partnership 32, Cutthroat 8 like the decisions before the
+    play) and the maker's edge (Cutthroat 0.1, partnership 0)."""
+    assert set(LEVELS) == set(RULE_VARIANTS)
+    for table in LEVELS.values():
+        assert tuple(table) == SEARCH_LEVELS
+        assert all(level.name == name for name, level in table.items())
+    cut, part = LEVELS["cutthroat"], LEVELS["partnership"]
+    for name in SEARCH_LEVELS:
+        assert cut[name].play_oversample == cut[name].oversample
+        if name in ("easy", "medium"):
+            assert part[name] == cut[name] and cut[name].maker_edge == 0.0
+        else:
+            assert cut[name].oversample == 8 and cut[name].maker_edge == 0.1
+            assert part[name].play_oversample == 32 and part[name].maker_edge == 0.0
+            same = dataclasses.replace(part[name], play_oversample=8, maker_edge=0.1)
+            assert same == cut[name]
 
 
 # -- always legal --------------------------------------------------------------------------
@@ -153,7 +185,7 @@ def test_suggest_ranks_consistently_with_choose() -> None:
             ranked = bot.suggest(view)
             assert {a for a, _ in ranked} == set(view.legal)
             values = [v for _, v in ranked]
-            assert values[0] >= max(values) - bot.level.margin
+            assert values[0] >= max(values) - bot.level_for(view.rules).margin
             assert bot.choose(view, view.legal) == ranked[0][0]
 
 
@@ -170,7 +202,7 @@ def test_suggest_for_the_keep_lists_filtered_candidates() -> None:
     merged = state.apply(Action.merge())
     assert merged.phase == Phase.KEEP and merged.to_act == 1
     ranked = bot.suggest(View.of(merged, 1))
-    assert 1 < len(ranked) <= bot.level.keep_candidates + 1
+    assert 1 < len(ranked) <= bot.level_for(Rules()).keep_candidates + 1
     best = ranked[0][0]
     assert {Card.parse("JH"), Card.parse("JD"), Card.parse("AH")} <= set(best.cards)
     # before seeing the dummy: alone or merge
@@ -303,8 +335,8 @@ def test_oversampling_resamples_by_weight() -> None:
     hard = make_bot("search:hard", 7)
     plain = make_bot("search:hard", 7)
     assert isinstance(hard, SearchBot) and isinstance(plain, SearchBot)
-    assert hard.level.oversample == 8
-    plain.level = dataclasses.replace(hard.level, oversample=1)
+    assert hard.level_for(rules).oversample == 8
+    set_level(plain, rules, oversample=1)
     model = RuleBot(random.Random(0))
     rng = random.Random(8)
     agree = {"hard": 0, "plain": 0}
@@ -331,25 +363,25 @@ def test_oversampling_resamples_by_weight() -> None:
     ("variant", "knob", "per_play"),
     [
         ("cutthroat", None, 8),  # the default: hard's card play draws like the rest
-        ("partnership", None, 32),  # the default: partnership_play_oversample
+        ("partnership", None, 32),  # the default: partnership's play_oversample
         ("cutthroat", 32, 32),  # play_oversample set
-        ("partnership", 16, 16),  # partnership_play_oversample set
+        ("partnership", 16, 16),  # play_oversample set
     ],
 )
 def test_card_play_draws_its_own_oversample(
     variant: Literal["cutthroat", "partnership"], knob: int | None, per_play: int
 ) -> None:
-    """``Level.card_play_oversample``: a bot's card play weighs that many
-    deals per deal it solves (by default 8 in Cutthroat and 32 in
-    partnership at hard) while its decisions before the play keep
-    ``Level.oversample``; the resampled deals still agree with the view."""
+    """``Level.play_oversample``: a bot's card play weighs that many deals
+    per deal it solves (by default 8 in Cutthroat and 32 in partnership at
+    hard) while its decisions before the play keep ``Level.oversample``;
+    the resampled deals still agree with the view."""
     bot = make_bot("search:hard", 3)
     assert isinstance(bot, SearchBot)
     rules = Rules(variant=variant)
     if knob is not None:
-        field = "play_oversample" if rules.cutthroat else "partnership_play_oversample"
-        bot.level = dataclasses.replace(bot.level, **{field: knob})
-    assert bot.level.card_play_oversample(rules) == per_play
+        set_level(bot, rules, play_oversample=knob)
+    level = bot.level_for(rules)
+    assert level.play_oversample == per_play and level.oversample == 8
     seen = {"play": 0, "before": 0}
     for state, seat in positions(rules, 6, seed=11):
         view = View.of(state, seat)
@@ -357,10 +389,10 @@ def test_card_play_draws_its_own_oversample(
         bot.choose(view, view.legal)
         drawn = bot.samples - before
         if view.phase == Phase.PLAY:
-            assert drawn == bot.level.play_samples * per_play
+            assert drawn == level.play_samples * per_play
             seen["play"] += 1
         else:  # batches of k x 8
-            assert drawn > 0 and drawn % (8 * bot.level.decision_samples(len(view.legal))) == 0
+            assert drawn > 0 and drawn % (8 * level.decision_samples(len(view.legal))) == 0
             seen["before"] += 1
         for sample, _ in bot._samples(view, 4, random.Random(1), per_play):
             assert View.of(sample, seat) == view
@@ -390,7 +422,7 @@ def test_open_decisions_draw_more_rollouts() -> None:
     hard = make_bot("search:hard", 2)
     flat = make_bot("search:hard", 2)
     assert isinstance(hard, SearchBot) and isinstance(flat, SearchBot)
-    flat.level = dataclasses.replace(hard.level, max_rollouts=0)
+    set_level(flat, Rules(), max_rollouts=0)
     used: dict[str, list[int]] = {"hard": [], "flat": []}
     rng = random.Random(11)
     for i in range(16):
@@ -400,40 +432,37 @@ def test_open_decisions_draw_more_rollouts() -> None:
             before = bot.rollouts
             decide(bot, state, state.to_act or 0)
             used[name].append(bot.rollouts - before)
-    first = 2 * hard.level.decision_samples(2)
+    level = hard.level_for(Rules())
+    first = 2 * level.decision_samples(2)
     assert set(used["flat"]) == {first}
     assert min(used["hard"]) == first  # some are clear at once
     assert max(used["hard"]) > first  # some are not
-    assert max(used["hard"]) <= hard.level.max_rollouts
+    assert max(used["hard"]) <= level.max_rollouts
     assert all(u % first == 0 for u in used["hard"])
 
 
 @pytest.mark.parametrize("variant", ["cutthroat", "partnership"])
 def test_maker_edge_credits_rollouts_that_end_with_me_as_maker(variant: Variant) -> None:
-    """``Level.maker_edge`` (``partnership_maker_edge``): a rollout before the
-    play that ends with the deciding seat on the maker's side gains the edge.
-    On the same deals, ordering up (which always makes the seat's side the
-    makers) is worth exactly the edge more; passing gains between nothing
-    and the edge; the other variant's edge changes nothing."""
+    """``Level.maker_edge``: a rollout before the play that ends with the
+    deciding seat on the maker's side gains the edge of the level in the
+    view's variant. On the same deals, ordering up (which always makes the
+    seat's side the makers) is worth exactly the edge more; passing gains
+    between nothing and the edge; the other variant's edge changes nothing."""
     rules = Rules(variant=variant)
-    field, other = (
-        ("maker_edge", "partnership_maker_edge")
-        if rules.cutthroat
-        else ("partnership_maker_edge", "maker_edge")
-    )
+    other = Rules(variant="partnership" if rules.cutthroat else "cutthroat")
     plain = make_bot("search:hard", 4)
     edged = make_bot("search:hard", 4)
     unused = make_bot("search:hard", 4)
     assert isinstance(plain, SearchBot) and isinstance(edged, SearchBot)
     assert isinstance(unused, SearchBot)
     # the defaults: hard credits a Cutthroat maker 0.1, a partnership maker nothing
-    assert plain.level.maker_bonus(rules) == (0.1 if rules.cutthroat else 0.0)
-    # one batch each, no edge
-    plain.level = dataclasses.replace(
-        plain.level, max_rollouts=0, maker_edge=0.0, partnership_maker_edge=0.0
-    )
-    edged.level = dataclasses.replace(plain.level, **{field: 0.5})
-    unused.level = dataclasses.replace(plain.level, **{other: 0.5})
+    assert plain.level_for(rules).maker_edge == (0.1 if rules.cutthroat else 0.0)
+    # one batch each, no edge in either variant
+    for bot in (plain, edged, unused):
+        set_level(bot, rules, max_rollouts=0, maker_edge=0.0)
+        set_level(bot, other, max_rollouts=0, maker_edge=0.0)
+    set_level(edged, rules, maker_edge=0.5)
+    set_level(unused, other, maker_edge=0.5)
     rng = random.Random(5)
     gained = 0.0
     for i in range(8):

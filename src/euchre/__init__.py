@@ -1,8 +1,9 @@
 """Cutthroat (three-handed, with a dummy) and partnership Euchre.
 
 The layers, each importing only the ones before it:
-cards → rules → actions → hand (state machine) → view → match → record → bots
-→ interfaces (command line, terminal game).
+cards → rules → actions → hand (state machine) → solver → view → match →
+record → review → bots → interfaces (arena, terminal game, web table, command
+line); ``tests/test_layers.py`` checks it.
 
 Quick tour::
 
@@ -42,3 +43,4 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+"""The package version, its one source: pyproject.toml reads it (`dynamic = ["version"]`)."""

@@ -247,7 +247,12 @@ class Action:
 
 
 def parse_seat_action(text: str) -> tuple[int, Action]:
-    """Parse a record line ``SEAT ACTION`` (e.g. ``"2 play JH"``)."""
+    """Parse a record line ``SEAT ACTION``; ``format_seat_action`` writes it.
+
+    >>> seat, action = parse_seat_action("2 play jh")
+    >>> seat, action, format_seat_action(seat, action)
+    (2, Action.parse('play JH'), '2 play JH')
+    """
     if not isinstance(text, str):
         raise ActionError(f"an action must be a string like '1 pass', not {type(text).__name__}")
     head, _, rest = text.strip().partition(" ")

@@ -72,7 +72,11 @@ class Suit(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Suit:
-        """Parse a suit letter (case-insensitive) or symbol."""
+        """Parse a suit letter (case-insensitive) or symbol; ``str`` gives the letter.
+
+        >>> Suit.parse("h"), str(Suit.parse("♠"))
+        (<Suit.HEARTS: 2>, 'S')
+        """
         t = text.strip().upper()
         if len(t) == 1:
             if t in "CDHS":

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
-from .rules import Rules, RulesError
+from .rules import OPTIONS, VARIANTS, RuleOption, Rules, RulesError
 
 if TYPE_CHECKING:
     from .arena import ArenaResult
@@ -45,107 +45,33 @@ def _on_off(text: str) -> bool:
 
 
 def add_rule_options(p: argparse.ArgumentParser) -> None:
-    """Add one flag per ``Rules`` option (RULES.md §4)."""
+    """Add one flag per ``Rules`` option (RULES.md §4), made from its declaration
+    (``euchre.rules.OPTIONS``): ``--deck 32``, ``--stick-the-dealer on``..."""
     g = p.add_argument_group("rules (RULES.md §4; defaults are the rule book's)")
-    g.add_argument(
-        "--variant",
-        choices=("cutthroat", "partnership"),
-        default="cutthroat",
-        help="cutthroat: three players and a dummy (default); partnership: four",
-    )
-    g.add_argument(
-        "--deck",
-        type=int,
-        choices=(24, 32, 25),
-        default=24,
-        help="24 cards (default), 32, or 25 with a joker",
-    )
-    g.add_argument(
-        "--stick-the-dealer",
-        type=_on_off,
-        default=False,
-        metavar="on|off",
-        help="the dealer may not pass in round two (default off)",
-    )
-    g.add_argument(
-        "--dealer-pickup",
-        choices=("optional", "mandatory"),
-        default="optional",
-        help="may the dealer decline when ordered up (default optional)",
-    )
-    g.add_argument(
-        "--may-name-turned-down-suit",
-        type=_on_off,
-        default=False,
-        metavar="on|off",
-        help="round two may name the up-card's suit (default off)",
-    )
-    g.add_argument(
-        "--lone-defender-points",
-        type=int,
-        choices=(2, 4),
-        default=2,
-        help="partnership: a lone defender taking 3-4 tricks scores 2 (default) or 4",
-    )
-    g.add_argument("--target", type=_positive_int, default=10, help="points to win (default 10)")
-    g.add_argument(
-        "--dealer-may-discard-upcard",
-        type=_on_off,
-        default=True,
-        metavar="on|off",
-        help="the dealer may discard the card just picked up (default on)",
-    )
-    g.add_argument(
-        "--joker-upcard",
-        choices=("dealer_names", "redeal"),
-        default="dealer_names",
-        help="25-card deck: a turned-up joker (default: the dealer names a suit)",
-    )
-    g.add_argument(
-        "--defenders-may-go-alone",
-        type=_on_off,
-        default=True,
-        metavar="on|off",
-        help="defenders may go alone (default on)",
-    )
-    g.add_argument(
-        "--lone-lead",
-        choices=("left_of_lone", "left_of_dealer"),
-        default="left_of_lone",
-        help="who leads when someone goes alone",
-    )
-    g.add_argument(
-        "--dummy-decline-is-alone",
-        type=_on_off,
-        default=True,
-        metavar="on|off",
-        help="cutthroat: declining the dummy is going alone (default on)",
-    )
-    g.add_argument(
-        "--tie",
-        choices=("play_on", "share"),
-        default="play_on",
-        help="level at the top over the target: play on (default) or share the win",
-    )
+    for opt in OPTIONS:
+        g.add_argument(opt.flag, default=opt.default, **_flag_kind(opt), help=_flag_help(opt))
+
+
+def _flag_kind(opt: RuleOption) -> dict[str, Any]:
+    """How a rule flag reads its value: a choice, on|off, or a positive number."""
+    if opt.kind == "bool":
+        return {"type": _on_off, "metavar": "on|off"}
+    if opt.kind == "count":
+        return {"type": _positive_int}
+    if opt.numeric:
+        return {"type": int, "choices": opt.choices}
+    return {"choices": opt.choices}
+
+
+def _flag_help(opt: RuleOption) -> str:
+    """A rule flag's help: the option's, its variant if only one, its default."""
+    only = "" if opt.variants == VARIANTS else f"{', '.join(opt.variants)} only: "
+    return f"{only}{opt.help} (default {opt.text(opt.default)})".replace("%", "%%")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The ``Rules`` the rule flags describe."""
-    return Rules(
-        variant=args.variant,
-        deck=args.deck,
-        stick_the_dealer=args.stick_the_dealer,
-        dealer_pickup=args.dealer_pickup,
-        may_name_turned_down_suit=args.may_name_turned_down_suit,
-        lone_defender_points=args.lone_defender_points,
-        target=args.target,
-        dealer_may_discard_upcard=args.dealer_may_discard_upcard,
-        joker_upcard=args.joker_upcard,
-        defenders_may_go_alone=args.defenders_may_go_alone,
-        lone_lead=args.lone_lead,
-        dummy_decline_is_alone=args.dummy_decline_is_alone,
-        tie=args.tie,
-    )
+    return Rules(**{opt.name: getattr(args, opt.name) for opt in OPTIONS})
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -156,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The parser and its subcommand parsers (for their own usage errors)."""
     from . import __version__
+    from .bots import DEFAULT_LEVEL, SEARCH_LEVELS
 
     p = argparse.ArgumentParser(
         prog="euchre",
@@ -199,9 +126,9 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
     )
     pl.add_argument(
         "--level",
-        choices=("easy", "medium", "hard", "expert"),
+        choices=SEARCH_LEVELS,
         default=None,
-        help="strength of the search bot opponents (default medium); also the hint's",
+        help=f"strength of the search bot opponents (default {DEFAULT_LEVEL}); also the hint's",
     )
     pl.add_argument("--no-color", action="store_true", help="plain text, no colours")
 
@@ -313,14 +240,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             rules = rules_from_args(args)
         except RulesError as e:
             subs["play"].error(str(e))
-        from .bots import BOT_NAMES
+        from .bots import BOT_NAMES, DEFAULT_LEVEL
 
         bots = args.bots or "search"
         if bots not in BOT_NAMES:
             subs["play"].error(f"--bots: want one of {', '.join(BOT_NAMES)}, not {bots!r}")
         if args.level is not None and bots != "search":
             subs["play"].error(f"--level is the search bot's strength; --bots {bots} has none")
-        level = args.level or ("medium" if bots == "search" else None)
+        level = args.level or (DEFAULT_LEVEL if bots == "search" else None)
         try:
             from .tui import play_main
         except ImportError as e:  # pragma: no cover - depends on the install

@@ -3,34 +3,35 @@
 A ``Rules`` is immutable and validated on construction; a bad option raises
 ``RulesError`` (a ``ValueError``) saying what is wanted. ``Rules()`` gives the
 rule book's defaults (Cutthroat, 24 cards, to 10).
+
+Each option is declared once, as a field of ``Rules`` whose metadata is a
+``RuleOption`` (its kind and allowed values, a player's help, the variants it
+applies to, whether it is a Settled point). ``OPTIONS`` lists them, name and
+default filled in; the validation, ``RECORD_OPTIONS``, the command line's rule
+flags, the web lobby's option list and the README's options table
+(``options_markdown``) are all made from it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
-from typing import Any, Literal
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, Final, Literal, TypeVar
 
-__all__ = ["RECORD_OPTIONS", "VARIANTS", "Rules", "RulesError"]
+__all__ = [
+    "OPTIONS",
+    "RECORD_OPTIONS",
+    "VARIANTS",
+    "RuleOption",
+    "Rules",
+    "RulesError",
+    "option",
+    "options_markdown",
+]
 
 VARIANTS = ("cutthroat", "partnership")
 
-#: The option names a record's ``options`` object may hold (RULES.md §5, plus
-#: the Settled points); ``variant`` is a key of its own in records.
-RECORD_OPTIONS = (
-    "deck",
-    "stick_the_dealer",
-    "dealer_pickup",
-    "may_name_turned_down_suit",
-    "lone_defender_points",
-    "target",
-    "dealer_may_discard_upcard",
-    "joker_upcard",
-    "defenders_may_go_alone",
-    "lone_lead",
-    "dummy_decline_is_alone",
-    "tie",
-)
+_T = TypeVar("_T")
 
 
 class RulesError(ValueError):
@@ -38,78 +39,153 @@ class RulesError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
-    """All rule options of a game.
+class RuleOption:
+    """The declaration of one rule option (the metadata of a ``Rules`` field).
 
-    Options from RULES.md §4 (the table):
-
-    - ``variant``: ``"cutthroat"`` (three players and a dummy) or
-      ``"partnership"`` (four players, 0 & 2 against 1 & 3).
-    - ``deck``: 24, 32, or 25 (24 plus the joker).
-    - ``stick_the_dealer``: the dealer may not pass in round two.
-    - ``dealer_pickup``: ``"optional"`` (the dealer may ``decline`` when
-      someone else ordered it up) or ``"mandatory"``.
-    - ``may_name_turned_down_suit``: round two may name the up-card's suit.
-    - ``lone_defender_points``: partnership, lone defender taking 3 or 4
-      tricks: 2 or 4.
-    - ``target``: points to win a match.
-
-    Settled points made options (RULES.md §1–§3):
-
-    - ``dealer_may_discard_upcard`` (default True): the dealer's discard may
-      be the up-card just picked up.
-    - ``joker_upcard``: ``"dealer_names"`` (default: the dealer names a suit
-      that stands for the joker's) or ``"redeal"`` (the hand is thrown in).
-    - ``defenders_may_go_alone`` (default True).
-    - ``lone_lead``: ``"left_of_lone"`` (default: the first active seat left
-      of the lone player; the lone defender when two go alone) or
-      ``"left_of_dealer"`` (the first active seat left of the dealer).
-    - ``dummy_decline_is_alone`` (default True): a Cutthroat maker who
-      declines the dummy is going alone (moves the lead); False keeps the
-      lead left of the dealer unless a defender goes alone.
-    - ``tie``: ``"play_on"`` (default: when the top scores at the target are
-      level, hands continue until one seat alone is highest) or ``"share"``
-      (the level leaders share the win).
+    - ``kind``: ``"choice"`` (one of ``choices``: words, or whole numbers),
+      ``"bool"`` (true or false; on or off on the command line) or ``"count"``
+      (a positive whole number).
+    - ``help``: what it means, in a player's words.
+    - ``variants``: the variants it applies to (all but a few apply to both).
+    - ``settled``: a Settled point of RULES.md §1–§3 made an option (the
+      others are the table of §4).
+    - ``note``: said after a numeric choice's values in its error message.
+    - ``name``, ``default``: the field's (filled in ``OPTIONS``).
     """
 
-    variant: Literal["cutthroat", "partnership"] = "cutthroat"
-    deck: int = 24
-    stick_the_dealer: bool = False
-    dealer_pickup: Literal["optional", "mandatory"] = "optional"
-    may_name_turned_down_suit: bool = False
-    lone_defender_points: int = 2
-    target: int = 10
-    dealer_may_discard_upcard: bool = True
-    joker_upcard: Literal["dealer_names", "redeal"] = "dealer_names"
-    defenders_may_go_alone: bool = True
-    lone_lead: Literal["left_of_lone", "left_of_dealer"] = "left_of_lone"
-    dummy_decline_is_alone: bool = True
-    tie: Literal["play_on", "share"] = "play_on"
+    kind: Literal["choice", "bool", "count"]
+    help: str
+    choices: tuple[str | int, ...] = ()
+    variants: tuple[str, ...] = VARIANTS
+    settled: bool = False
+    note: str = ""
+    name: str = ""
+    default: Any = None
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag: ``--stick-the-dealer`` for ``stick_the_dealer``."""
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the choices are whole numbers (``deck``, ``lone_defender_points``)."""
+        return self.kind == "choice" and all(type(c) is int for c in self.choices)
+
+    def check(self, value: object) -> None:
+        """Raise ``RulesError`` naming the option if ``value`` is not allowed."""
+        if self.kind == "bool":
+            if type(value) is not bool:
+                raise RulesError(f"{self.name} must be true or false, not {value!r}")
+        elif self.kind == "count":
+            if type(value) is not int or value < 1:
+                raise RulesError(f"{self.name} must be a positive whole number, not {value!r}")
+        elif self.numeric:
+            if type(value) is not int or value not in self.choices:
+                values = ", ".join(str(c) for c in self.choices[:-1])
+                note = f" ({self.note})" if self.note else ""
+                raise RulesError(
+                    f"{self.name} must be {values} or {self.choices[-1]}{note}, not {value!r}"
+                )
+        elif value not in self.choices:
+            raise RulesError(
+                f"{self.name} must be one of {', '.join(map(str, self.choices))}, not {value!r}"
+            )
+
+    def text(self, value: object) -> str:
+        """A value as a player writes it: ``on``/``off`` for a boolean."""
+        if self.kind == "bool":
+            return "on" if value else "off"
+        return str(value)
+
+
+def _option(default: _T, kind: Literal["choice", "bool", "count"], help: str, **kw: Any) -> _T:
+    """A ``Rules`` field with its ``RuleOption`` metadata."""
+    return field(default=default, metadata={"option": RuleOption(kind, help, **kw)})
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """All rule options of a game: the options of RULES.md §4 (the table) and
+    the Settled points of §1–§3 made options. Each field declares its allowed
+    values, help and variants (``OPTIONS``; the README's options table)."""
+
+    variant: Literal["cutthroat", "partnership"] = _option(
+        "cutthroat",
+        "choice",
+        "cutthroat: three players and a dummy; partnership: four, 0 & 2 against 1 & 3",
+        choices=VARIANTS,
+    )
+    deck: int = _option(
+        24,
+        "choice",
+        "the cards: 24 (nines up), 32 (sevens up), or 25 (24 and the joker)",
+        choices=(24, 32, 25),
+        note="25 has a joker",
+    )
+    stick_the_dealer: bool = _option(False, "bool", "the dealer may not pass in round two")
+    dealer_pickup: Literal["optional", "mandatory"] = _option(
+        "optional",
+        "choice",
+        "optional: the dealer may leave the up-card when someone else ordered it up; "
+        "mandatory: the dealer must take it",
+        choices=("optional", "mandatory"),
+    )
+    may_name_turned_down_suit: bool = _option(
+        False, "bool", "round two may name the suit of the turned-down up-card"
+    )
+    lone_defender_points: int = _option(
+        2,
+        "choice",
+        "points of a lone defender who takes 3 or 4 tricks",
+        choices=(2, 4),
+        variants=("partnership",),
+    )
+    target: int = _option(10, "count", "points to win the match")
+    dealer_may_discard_upcard: bool = _option(
+        True, "bool", "the dealer may discard the up-card just picked up", settled=True
+    )
+    joker_upcard: Literal["dealer_names", "redeal"] = _option(
+        "dealer_names",
+        "choice",
+        "a joker turned up (25 cards): dealer_names: the dealer names a suit for it; "
+        "redeal: the hand is thrown in",
+        choices=("dealer_names", "redeal"),
+        settled=True,
+    )
+    defenders_may_go_alone: bool = _option(
+        True, "bool", "defenders may go alone, not only the maker"
+    )
+    lone_lead: Literal["left_of_lone", "left_of_dealer"] = _option(
+        "left_of_lone",
+        "choice",
+        "who leads when someone goes alone: left_of_lone: the first player left of the "
+        "lone player (of the lone defender when two go alone); left_of_dealer: the first "
+        "player left of the dealer",
+        choices=("left_of_lone", "left_of_dealer"),
+        settled=True,
+    )
+    dummy_decline_is_alone: bool = _option(
+        True,
+        "bool",
+        "a maker who declines the dummy is going alone and the lead moves; off: the lead "
+        "stays left of the dealer unless a defender goes alone",
+        variants=("cutthroat",),
+        settled=True,
+    )
+    tie: Literal["play_on", "share"] = _option(
+        "play_on",
+        "choice",
+        "when the leaders are level at or over the target (only Cutthroat can tie): "
+        "play_on: hands go on until one player alone is highest; share: the level "
+        "leaders share the win",
+        choices=("play_on", "share"),
+        settled=True,
+    )
 
     def __post_init__(self) -> None:
-        _check_choice("variant", self.variant, VARIANTS)
-        if type(self.deck) is not int or self.deck not in (24, 32, 25):
-            raise RulesError(f"deck must be 24, 32 or 25 (25 has a joker), not {self.deck!r}")
-        for name in (
-            "stick_the_dealer",
-            "may_name_turned_down_suit",
-            "dealer_may_discard_upcard",
-            "defenders_may_go_alone",
-            "dummy_decline_is_alone",
-        ):
-            value = getattr(self, name)
-            if type(value) is not bool:
-                raise RulesError(f"{name} must be true or false, not {value!r}")
-        _check_choice("dealer_pickup", self.dealer_pickup, ("optional", "mandatory"))
-        if type(self.lone_defender_points) is not int or self.lone_defender_points not in (2, 4):
-            raise RulesError(
-                f"lone_defender_points must be 2 or 4, not {self.lone_defender_points!r}"
-            )
-        if type(self.target) is not int or self.target < 1:
-            raise RulesError(f"target must be a positive whole number, not {self.target!r}")
-        _check_choice("joker_upcard", self.joker_upcard, ("dealer_names", "redeal"))
-        _check_choice("lone_lead", self.lone_lead, ("left_of_lone", "left_of_dealer"))
-        _check_choice("tie", self.tie, ("play_on", "share"))
+        for opt in OPTIONS:
+            opt.check(getattr(self, opt.name))
 
     @property
     def seats(self) -> int:
@@ -130,12 +206,17 @@ class Rules:
     @classmethod
     def from_options(cls, variant: object = "cutthroat", options: object = None) -> Rules:
         """Build from a record's ``variant`` and ``options`` (absent keys take
-        their defaults; an unknown key is an error)."""
+        their defaults; an unknown key is an error); ``options`` is its inverse:
+
+        >>> rules = Rules.from_options("partnership", {"deck": 25})
+        >>> Rules.from_options(rules.variant, rules.options()) == rules
+        True
+        """
         if options is None:
             options = {}
         if not isinstance(options, Mapping):
             raise RulesError("options must be a JSON object")
-        known = {f.name for f in fields(cls)} - {"variant"}
+        known = set(RECORD_OPTIONS)
         for key in options:
             if key not in known:
                 raise RulesError(f"unknown option {key!r} (known: {', '.join(sorted(known))})")
@@ -150,7 +231,11 @@ class Rules:
         return Rules(**d)
 
     def describe(self) -> str:
-        """A one-line human summary of the non-default options."""
+        """A one-line human summary of the non-default options.
+
+        >>> Rules(variant="partnership", deck=25).describe()
+        'partnership (deck=25)'
+        """
         default = Rules(variant=self.variant)
         diffs = [
             f"{f.name}={getattr(self, f.name)}"
@@ -160,6 +245,44 @@ class Rules:
         return self.variant + (" (" + ", ".join(diffs) + ")" if diffs else "")
 
 
-def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise RulesError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+#: Every option, ``variant`` first, in field order, with its name and default.
+OPTIONS: Final[tuple[RuleOption, ...]] = tuple(
+    replace(f.metadata["option"], name=f.name, default=f.default) for f in fields(Rules)
+)
+
+#: The option names a record's ``options`` object may hold (RULES.md §5, plus
+#: the Settled points); ``variant`` is a key of its own in records.
+RECORD_OPTIONS: Final[tuple[str, ...]] = tuple(o.name for o in OPTIONS if o.name != "variant")
+
+_BY_NAME: Final = {o.name: o for o in OPTIONS}
+
+
+def option(name: str) -> RuleOption:
+    """The declaration of the option ``name`` (a ``KeyError`` if there is none)."""
+    return _BY_NAME[name]
+
+
+def options_markdown() -> str:
+    """The README's options table (Markdown), one row per option."""
+    rows = [
+        "| option (`Rules` field / record key) | flag | default | other values | what it means |",
+        "|---|---|---|---|---|",
+    ]
+    for o in OPTIONS:
+        scope = ["Settled"] if o.settled else []
+        if o.variants != VARIANTS:
+            scope += [{"cutthroat": "Cutthroat"}.get(v, v) for v in o.variants]
+        label = f"`{o.name}`" + (f" ({', '.join(scope)})" if scope else "")
+        if o.kind == "bool":
+            flag = f"`{o.flag} {o.text(not o.default)}`"
+            default = o.text(o.default)
+            others = o.text(not o.default)
+        else:
+            flag = f"`{o.flag}`"
+            default = f"`{o.default}`"
+            if o.kind == "count":
+                others = "any positive whole number"
+            else:
+                others = ", ".join(f"`{c}`" for c in o.choices if c != o.default)
+        rows.append(f"| {label} | {flag} | {default} | {others} | {o.help} |")
+    return "\n".join(rows) + "\n"

@@ -31,7 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .actions import Action, ActionError
-from .bots import Bot, decide, make_bot
+from .bots import DEFAULT_LEVEL, Bot, decide, make_bot
 from .bots.search import SearchBot
 from .cards import Card, CardError, Suit, effective_suit, sort_for_display
 from .hand import HandState, Phase
@@ -277,7 +277,7 @@ class TerminalGame:
         }
         self.bot_kind = bots
         # The hint: the search bot's ranking on the player's own view.
-        self.adviser = SearchBot(random.Random(seed * 16), level=level or "medium")
+        self.adviser = SearchBot(random.Random(seed * 16), level=level or DEFAULT_LEVEL)
         self.names = seat_names(rules)
         self.save_error: str | None = None
         self.symbols = (console.encoding or "").lower().replace("-", "").startswith("utf")

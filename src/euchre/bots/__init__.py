@@ -4,31 +4,34 @@
 - ``decide(bot, state, seat, scores)``: ask a bot for its action on a hand
   through the seat's view.
 - ``RandomBot``, ``RuleBot``, ``SearchBot`` (levels ``SEARCH_LEVELS``);
-  ``make_bot(name, seed)`` by name (``BOT_NAMES`` for players).
+  ``make_bot(name, seed)`` by name (``BOT_NAMES`` for players), in
+  ``registry`` with the default levels: ``DEFAULT_LEVEL`` where a player
+  chose none, ``NAMED_SEARCH_LEVEL`` for the bare name ``search``.
 - ``CheatBot``: the all-seeing ``StateBot``, for measurement only (named in
   ``ARENA_BOTS``, never in ``BOT_NAMES``); drive it with ``act``.
 """
 
 from __future__ import annotations
 
-from .base import (
-    ARENA_BOTS,
-    BOT_NAMES,
-    SEARCH_LEVELS,
-    Bot,
-    StateBot,
-    act,
-    decide,
-    make_bot,
-)
+from .base import Bot, StateBot, act, decide
 from .cheat import CheatBot
 from .random_bot import RandomBot
+from .registry import (
+    ARENA_BOTS,
+    BOT_NAMES,
+    DEFAULT_LEVEL,
+    NAMED_SEARCH_LEVEL,
+    SEARCH_LEVELS,
+    make_bot,
+)
 from .rule import RuleBot
 from .search import SearchBot
 
 __all__ = [
     "ARENA_BOTS",
     "BOT_NAMES",
+    "DEFAULT_LEVEL",
+    "NAMED_SEARCH_LEVEL",
     "SEARCH_LEVELS",
     "Bot",
     "CheatBot",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -10,16 +9,7 @@ from ..actions import Action
 from ..hand import HandState, IllegalActionError
 from ..view import View
 
-__all__ = [
-    "ARENA_BOTS",
-    "BOT_NAMES",
-    "SEARCH_LEVELS",
-    "Bot",
-    "StateBot",
-    "act",
-    "decide",
-    "make_bot",
-]
+__all__ = ["Bot", "StateBot", "act", "decide"]
 
 
 @runtime_checkable
@@ -72,48 +62,3 @@ def act(
             raise IllegalActionError(f"bot {bot.name} chose an illegal action: {action}")
         return action
     return decide(bot, state, seat, scores)
-
-
-#: The bots offered to players (``euchre play --bots``); ``search`` is the
-#: search bot at its default level (hard).
-BOT_NAMES = ("random", "rule", "search")
-
-#: The levels of the search bot, weakest first; ``search:LEVEL`` names one.
-SEARCH_LEVELS = ("easy", "medium", "hard", "expert")
-
-#: Every name ``make_bot`` knows, for measurement (the arena): the player
-#: bots, each search level, and the all-seeing ``cheat`` (never offered to
-#: players: it looks at every card).
-ARENA_BOTS = (*BOT_NAMES, *(f"search:{lv}" for lv in SEARCH_LEVELS), "cheat")
-
-
-def make_bot(name: str, seed: int | None = None, level: str | None = None) -> Bot:
-    """A bot by name with its own seeded generator: ``random``, ``rule``,
-    ``search`` (``level`` one of ``SEARCH_LEVELS``, default ``hard``; or the
-    name ``search:LEVEL``), or ``cheat`` (measurement only: a ``StateBot``
-    that must be driven with ``act``; its ``choose`` refuses a bare view)."""
-    from .cheat import CheatBot
-    from .random_bot import RandomBot
-    from .rule import RuleBot
-    from .search import SearchBot
-
-    rng = random.Random(seed)
-    base, _, suffix = name.partition(":")
-    if suffix and base != "search":
-        raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
-    if base == "search":
-        lv = suffix or level or "hard"
-        if lv not in SEARCH_LEVELS:
-            raise ValueError(
-                f"unknown search level {lv!r} (want one of {', '.join(SEARCH_LEVELS)})"
-            )
-        return SearchBot(rng, level=lv, name=name if suffix or level is None else f"search:{lv}")
-    if level is not None:
-        raise ValueError(f"bot {name!r} has no levels")
-    if name == "random":
-        return RandomBot(rng)
-    if name == "rule":
-        return RuleBot(rng)
-    if name == "cheat":
-        return CheatBot(rng)
-    raise ValueError(f"unknown bot {name!r} (want one of {', '.join(BOT_NAMES)})")

@@ -237,9 +237,36 @@ def mask_of_ids(ids: Iterable[int]) -> int:
     return m
 
 
+def _out_of_play(hand: int, discards: int, dummy: int, up: int, picked_up: bool | None) -> int:
+    """Cards a seat knows are out of play once trump is made (masks): its own
+    ``discards``, the cards of the ``dummy`` it took up (a Cutthroat maker
+    who merged; else 0) that it did not keep in ``hand``, and the up-card
+    ``up`` unless the dealer picked it up (turned down or declined: it stays
+    in the kitty)."""
+    dead = discards | (dummy & ~hand)
+    if picked_up is not True:
+        dead |= 1 << up
+    return dead
+
+
+@cache
+def _seat_after(n: int, out: int) -> tuple[int, ...]:
+    """For each of ``n`` seats, the next seat not sitting out (``out``: the
+    mask of the seats sitting out)."""
+    after = []
+    for s in range(n):
+        x = (s + 1) % n
+        while out >> x & 1:
+            x = (x + 1) % n
+        after.append(x)
+    return tuple(after)
+
+
 @dataclass(slots=True)
 class _PlayInfo:
-    """What the card play reads off a seat's view (see ``RuleBot.play_code``)."""
+    """What the card play reads off a seat's view: ``track`` derives it from
+    what the seat may see, for ``RuleBot.choose`` (from a ``View``) and
+    ``RuleBot.play_code`` (from a ``FastHand``) alike."""
 
     seat: int
     rules: Rules
@@ -258,6 +285,76 @@ class _PlayInfo:
     dealer: int
     maker: int | None
 
+    @classmethod
+    def track(
+        cls,
+        rules: Rules,
+        seat: int,
+        t: int,
+        hand: int,
+        playable: int,
+        out: int,
+        log: Sequence[tuple[int, Sequence[int], int]],
+        leader: int,
+        current: Sequence[int],
+        dead: int,
+        up: int,
+        picked_up: bool | None,
+        dealer: int,
+        maker: int | None,
+    ) -> _PlayInfo:
+        """The card tracking of ``seat`` in the play with trump ``t``: ``out``
+        the mask of the seats sitting out, ``log`` the finished tricks as
+        ``(leader, card ids, winner)`` (``FastHand.trick_log``), ``current``
+        the card ids of the trick under way, led by ``leader``; ``dead``:
+        cards it knows are out of play (``_out_of_play``). Each card's seat
+        follows from its trick's leader (the next seat not sitting out), so
+        the cards played, the cards each seat still holds and the suits each
+        seat has shown it lacks are read off the tricks once, here."""
+        n = rules.seats
+        eff = EFFECTIVE_SUIT[t]
+        after = _seat_after(n, out)
+        played = 0
+        counts = [0] * n
+        voids: dict[int, set[int]] = {}
+        for s, cards, _ in log:
+            led = eff[cards[0]]
+            for c in cards:
+                played |= 1 << c
+                counts[s] += 1
+                if eff[c] != led:
+                    voids.setdefault(s, set()).add(led)
+                s = after[s]
+        trick = []
+        if current:
+            led = eff[current[0]]
+            s = leader
+            for c in current:
+                played |= 1 << c
+                counts[s] += 1
+                trick.append((s, c))
+                if eff[c] != led:
+                    voids.setdefault(s, set()).add(led)
+                s = after[s]
+        return cls(
+            seat=seat,
+            rules=rules,
+            t=t,
+            hand=hand,
+            playable=playable,
+            played=played,
+            trick=trick,
+            first_trick=not log,
+            dead=dead,
+            out={x for x in range(n) if out >> x & 1},
+            voids=voids,
+            held=[5 - k for k in counts],
+            up=up,
+            picked_up=picked_up,
+            dealer=dealer,
+            maker=maker,
+        )
+
 
 class RuleBot:
     """Expert heuristics: a point count for bidding, card tracking for play."""
@@ -265,24 +362,17 @@ class RuleBot:
     name = "rule"
 
     # -- tuning (points of ``strength``) ---------------------------------------
-    #: Partnership: make trump at or above (round one, before seat adjustments).
+    #: Partnership: make trump at or above (either round, every seat).
     part_make = 5.6
     #: Partnership: extra needed with the joker (25 cards).
     part_joker_extra = 1.0
-    #: Partnership: extra needed in round two.
-    part_round_two = 0.0
     #: Partnership: go alone at or above (with three trumps or more).
     part_alone = 8.0
-    #: Cutthroat: make trump at or above (the dummy's help is added first).
+    #: Cutthroat: make trump at or above (either round, every seat; the
+    #: dummy's help is added to the count first).
     cut_make = 5.2
-    #: Cutthroat: extra needed in round two.
-    cut_round_two = 0.0
     #: Share of the up-card's value counted for / against the bidder.
     up_share = 0.8
-    #: Cutthroat: threshold offsets by seat (dealer, left of it, next).
-    cut_seat: tuple[float, ...] = (0.0, 0.0, 0.0)
-    #: Partnership: threshold offsets by seat (dealer, left of it, partner, right).
-    part_seat: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
     #: Cutthroat: a hand counting less than this is not worth making trump.
     cut_floor = 3.0
     #: Cutthroat: weight of the dummy's expected help in the count.
@@ -294,14 +384,14 @@ class RuleBot:
     #: Bonus for 'next' to the seat left of the dealer in round two.
     next_bonus = 0.5
     #: Play: overtake a teammate's card that may lose (when nothing sure wins).
-    overtake = 1.0
+    overtake = True
     #: Play: the maker's side, without the top trump, leads its lowest trump
     #: (to draw the higher ones) when holding ``low_trump_min`` trumps or more.
-    low_trump_lead = 1.0
+    low_trump_lead = True
     #: Play: see ``low_trump_lead``.
     low_trump_min = 2
     #: Play: the maker's partner leads trump at the first lead.
-    partner_trump_lead = 1.0
+    partner_trump_lead = True
 
     #: The share of probability ``policy`` spreads over the actions the rule
     #: does not choose (a player may deviate; inference must not rule it out).
@@ -396,16 +486,14 @@ class RuleBot:
             value += self._dummy_help(hand, t, rules.deck, dead | (1 << up))
         return value
 
-    def _threshold(self, view: View, round_two: bool) -> float:
-        n = view.rules.seats
-        pos = (view.seat - view.dealer) % n  # 0: the dealer, 1: left of it
-        if view.rules.cutthroat:
-            base = self.cut_make + (self.cut_round_two if round_two else 0.0)
-            return base + self.cut_seat[pos]
-        base = self.part_make + (self.part_round_two if round_two else 0.0)
-        if view.rules.deck == 25:
-            base += self.part_joker_extra  # eight trumps: counts run higher
-        return base + self.part_seat[pos]
+    def _threshold(self, rules: Rules) -> float:
+        """The count at or above which a seat makes trump (either round; the
+        seat's place is in the count, ``_bid_value``)."""
+        if rules.cutthroat:
+            return self.cut_make
+        if rules.deck == 25:
+            return self.part_make + self.part_joker_extra  # eight trumps: counts run higher
+        return self.part_make
 
     # -- bidding ---------------------------------------------------------------
     def _joker_call(self, view: View, legal: Sequence[Action]) -> Action:
@@ -419,7 +507,7 @@ class RuleBot:
         if suit is None:  # pragma: no cover - round one always has a suit
             return Action.pass_()
         value = self._bid_value(view, int(suit), round_two=False)
-        if value >= self._threshold(view, round_two=False):
+        if value >= self._threshold(view.rules):
             return Action.order()
         return Action.pass_()
 
@@ -440,7 +528,7 @@ class RuleBot:
             if best is None or v > best[0]:
                 best = (v, a)
         assert best is not None
-        if Action.pass_() not in legal or best[0] >= self._threshold(view, round_two=True):
+        if Action.pass_() not in legal or best[0] >= self._threshold(view.rules):
             return best[1]
         return Action.pass_()
 
@@ -479,14 +567,14 @@ class RuleBot:
                 return False
         return True
 
-    def _dead_known(self, view: View) -> int:
-        """Cards this seat knows are out of play (beyond its own hand)."""
-        dead = mask_of(view.discards)
-        if view.merged and view.seat == view.maker:
-            dead |= mask_of(view.dummy) & ~mask_of(view.hand)
-        if view.picked_up is not True and view.trump is not None:
-            dead |= 1 << view.up_card.id  # turned down or declined: in the kitty
-        return dead
+    @staticmethod
+    def _dead_known(view: View) -> int:
+        """Cards this seat knows are out of play (beyond its own hand), once
+        trump is made (``_out_of_play``)."""
+        dummy = mask_of(view.dummy) if view.merged and view.seat == view.maker else 0
+        return _out_of_play(
+            mask_of(view.hand), mask_of(view.discards), dummy, view.up_card.id, view.picked_up
+        )
 
     def _maker(self, view: View, legal: Sequence[Action]) -> Action:
         trump = view.trump
@@ -546,34 +634,25 @@ class RuleBot:
     def _play(self, view: View, legal: Sequence[Action]) -> Action:
         trump = view.trump
         assert trump is not None
-        t = int(trump)
         playable = 0
         for a in legal:
             playable |= 1 << (a.code >> 4)
-        played = 0
-        for tr in view.tricks:
-            for _, c in tr.cards:
-                played |= 1 << c.id
-        for _, c in view.current_trick:
-            played |= 1 << c.id
-        voids = {s: {int(x) for x in v} for s, v in view.voids().items()}
-        info = _PlayInfo(
-            seat=view.seat,
-            rules=view.rules,
-            t=t,
-            hand=mask_of(view.hand),
-            playable=playable,
-            played=played,
-            trick=[(s, c.id) for s, c in view.current_trick],
-            first_trick=not view.tricks,
-            dead=self._dead_known(view),
-            out=set(view.sitting_out),
-            voids=voids,
-            held=[5 - len(view.played_by(s)) for s in range(view.rules.seats)],
-            up=view.up_card.id,
-            picked_up=view.picked_up,
-            dealer=view.dealer,
-            maker=view.maker,
+        current = view.current_trick
+        info = _PlayInfo.track(
+            view.rules,
+            view.seat,
+            int(trump),
+            mask_of(view.hand),
+            playable,
+            mask_of_ids(view.sitting_out),
+            [(tr.leader, [c.id for _, c in tr.cards], tr.winner) for tr in view.tricks],
+            current[0][0] if current else -1,
+            [c.id for _, c in current],
+            self._dead_known(view),
+            view.up_card.id,
+            view.picked_up,
+            view.dealer,
+            view.maker,
         )
         return Action(PLAY | self._play_info(info) << 4)
 
@@ -581,57 +660,31 @@ class RuleBot:
         """The action code ``choose`` would give for ``seat`` in the play
         phase of ``h`` — read straight off the fast state, without building a
         ``View`` (for rollouts and inference in the search bot). It reads only
-        what ``seat``'s view holds; a test checks that it agrees with
-        ``choose`` on the view."""
-        t = h.trump
-        eff = EFFECTIVE_SUIT[t]
-        n = h.n
-        played = 0
-        counts = [0] * n
-        voids: dict[int, set[int]] = {}
-        for leader, cards, _ in h.trick_log:
-            s = leader
-            led = eff[cards[0]]
-            for c in cards:
-                played |= 1 << c
-                counts[s] += 1
-                if eff[c] != led:
-                    voids.setdefault(s, set()).add(led)
-                s = h.next_active(s)
-        trick = []
-        s = h.leader
-        for c in h.trick:
-            played |= 1 << c
-            counts[s] += 1
-            trick.append((s, c))
-            if eff[c] != eff[h.trick[0]]:
-                voids.setdefault(s, set()).add(eff[h.trick[0]])
-            s = h.next_active(s)
+        what ``seat``'s view holds (``_PlayInfo.track``, as ``choose`` does);
+        a test checks that it agrees with ``choose`` on the view."""
         hand = h.hands[seat]
-        dead = 0
+        discards = 0
         if seat == h.dealer and h.dealer_discard >= 0:
-            dead |= 1 << h.dealer_discard
+            discards = 1 << h.dealer_discard
+        dummy = 0
         if h.merged and seat == h.maker:
-            dead |= h.maker_discards | (h.dummy & ~hand)
-        if h.picked is not True:
-            dead |= 1 << h.up
-        info = _PlayInfo(
-            seat=seat,
-            rules=h.rules,
-            t=t,
-            hand=hand,
-            playable=h.follow_mask(seat),
-            played=played,
-            trick=trick,
-            first_trick=not h.trick_log,
-            dead=dead,
-            out={x for x in range(n) if h.out >> x & 1},
-            voids=voids,
-            held=[5 - k for k in counts],
-            up=h.up,
-            picked_up=h.picked,
-            dealer=h.dealer,
-            maker=h.maker,
+            discards |= h.maker_discards
+            dummy = h.dummy
+        info = _PlayInfo.track(
+            h.rules,
+            seat,
+            h.trump,
+            hand,
+            h.follow_mask(seat),
+            h.out,
+            h.trick_log,
+            h.leader,
+            h.trick,
+            _out_of_play(hand, discards, dummy, h.up, h.picked),
+            h.up,
+            h.picked,
+            h.dealer,
+            h.maker,
         )
         return PLAY | self._play_info(info) << 4
 

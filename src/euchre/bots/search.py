@@ -29,11 +29,11 @@ with twice the weight): the solved deals follow the model's posterior. A deal
 whose weight falls below ``_FLOOR`` is not replayed further.
 
 **Card play** (phase ``play``): each sample is solved exactly (double-dummy,
-``euchre.solver``) for every legal card (``Solver.move_values``; without
-it, one solve per class of cards equivalent in that sample); the maker
-side's tricks are turned into points with the scoring table of the hand and
-into utility; the weighted average picks the card (ties: more of my side's
-tricks, then the lower card).
+``euchre.solver``) for every legal card at once (``Solver.move_values``;
+the last trick is simply played out); the maker side's tricks are turned
+into points with the scoring table of the hand and into utility; the
+weighted average picks the card (ties: more of my side's tricks, then the
+lower card).
 
 **Decisions before the play** (joker call, bids, pick-up and discard,
 alone, the Cutthroat maker's alone-or-merge and keep-five-of-ten) are *not*
@@ -67,8 +67,10 @@ first entry is what ``choose`` plays. Each decision draws its random numbers
 from a generator seeded by the bot's seed and the view itself, so the choice
 depends only on the view and the seed.
 
-Levels (``LEVELS``) trade time for strength: ``easy``, ``medium``, ``hard``
-(the default), ``expert``.
+Levels trade time for strength: ``easy``, ``medium``, ``hard`` (the
+default), ``expert``. A bot is made with a level's name; ``LEVELS`` holds
+each level's settings by variant, and each decision takes those of its
+view's variant (``SearchBot.level_for``).
 """
 
 from __future__ import annotations
@@ -77,8 +79,8 @@ import json
 import random
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Final, cast
+from dataclasses import dataclass, replace
+from typing import Final
 
 from ..actions import KEEP, MERGE, PLAY, Action
 from ..cards import EFFECTIVE_SUIT, POWER, Rank
@@ -91,6 +93,7 @@ from .scoring import points_table, side_tricks, utility, utility_row
 
 __all__ = [
     "LEVELS",
+    "NAMED_SEARCH_LEVEL",
     "Level",
     "SearchBot",
     "finish_hand",
@@ -106,7 +109,7 @@ _FLOOR: Final = 1e-5
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """How hard a search bot thinks."""
+    """How hard a search bot thinks, in one variant (``LEVELS``)."""
 
     name: str
     play_samples: int  #: deals sampled for a card play
@@ -114,6 +117,12 @@ class Level:
     min_samples: int  #: at least this many deals for a decision before play
     keep_candidates: int  #: keep-five choices evaluated (of 252)
     infer_plays: bool  #: weigh the other seats' card plays too (not just calls)
+    #: deals drawn per sample kept for a decision before the play:
+    #: ``oversample`` x K deals are drawn and weighed, then K are resampled by
+    #: weight (see ``SearchBot._samples``)
+    oversample: int
+    #: the same for a card play
+    play_oversample: int
     #: utility a decision before the play must gain over the rule bot's own
     #: choice (beyond one standard error of the estimated gain) to be
     #: preferred to it: sampling noise must not buy deviations
@@ -121,22 +130,12 @@ class Level:
     rollout: str = "rule"  #: play after a decision: "rule" (rule bot) or "solve"
     #: standard errors of the estimated gain a deviation must also clear
     se_factor: float = 1.0
-    #: deals drawn per sample kept: ``oversample`` x K deals are drawn and
-    #: weighed, then K are resampled by weight (see ``SearchBot._samples``)
-    oversample: int = 1
-    #: ``oversample`` for the card play alone (0: the same as ``oversample``)
-    play_oversample: int = 0
-    #: ``play_oversample`` in partnership games (0: the same as
-    #: ``play_oversample``): the variants gain from it differently
-    partnership_play_oversample: int = 0
-    #: Cutthroat: utility added to a rollout before the play that ends with
-    #: the deciding seat as maker. The rollouts play the bot's cards by the
-    #: rule bot, but the bot plays them by search, which gains more over the
-    #: rule bot as maker than as defender. Hard and expert use 0.1 (see the
-    #: README's strength notes for the paired measurement).
+    #: utility added to a rollout before the play that ends with the deciding
+    #: seat on the maker's side. The rollouts play the bot's cards by the rule
+    #: bot, but the bot plays them by search, which gains more over the rule
+    #: bot as maker than as defender (see the README's strength notes for
+    #: the paired measurement).
     maker_edge: float = 0.0
-    #: ``maker_edge`` in partnership (the maker's side)
-    partnership_maker_edge: float = 0.0
     #: a decision before the play whose outcome is still open after its
     #: rollout budget draws further batches of deals, up to this many
     #: rollouts in all (0: never; see ``SearchBot._decision_values``)
@@ -149,20 +148,8 @@ class Level:
         """Deals to sample for a decision with this many candidate actions."""
         return max(self.min_samples, self.decision_rollouts // max(1, candidates))
 
-    def maker_bonus(self, rules: Rules) -> float:
-        """``maker_edge`` or ``partnership_maker_edge``, by the variant."""
-        return self.maker_edge if rules.cutthroat else self.partnership_maker_edge
 
-    def card_play_oversample(self, rules: Rules) -> int:
-        """Deals drawn and weighed per deal solved in a card play under
-        ``rules``: ``partnership_play_oversample`` in partnership, else
-        ``play_oversample``, else ``oversample`` (the first that is set)."""
-        if not rules.cutthroat and self.partnership_play_oversample:
-            return self.partnership_play_oversample
-        return self.play_oversample or self.oversample
-
-
-LEVELS: Final = {
+_CUTTHROAT_LEVELS: Final = {
     "easy": Level(
         "easy",
         play_samples=6,
@@ -170,6 +157,8 @@ LEVELS: Final = {
         min_samples=6,
         keep_candidates=2,
         infer_plays=False,
+        oversample=1,
+        play_oversample=1,
         margin=0.2,
     ),
     "medium": Level(
@@ -179,8 +168,9 @@ LEVELS: Final = {
         min_samples=10,
         keep_candidates=3,
         infer_plays=False,
-        margin=0.15,
         oversample=2,
+        play_oversample=2,
+        margin=0.15,
     ),
     "hard": Level(
         "hard",
@@ -189,10 +179,10 @@ LEVELS: Final = {
         min_samples=20,
         keep_candidates=4,
         infer_plays=True,
-        margin=0.1,
         oversample=8,
+        play_oversample=8,
+        margin=0.1,
         max_rollouts=800,
-        partnership_play_oversample=32,
         maker_edge=0.1,
     ),
     "expert": Level(
@@ -202,13 +192,33 @@ LEVELS: Final = {
         min_samples=48,
         keep_candidates=6,
         infer_plays=True,
-        margin=0.05,
         oversample=8,
+        play_oversample=8,
+        margin=0.05,
         max_rollouts=1600,
-        partnership_play_oversample=32,
         maker_edge=0.1,
     ),
 }
+
+#: The levels by variant, then by name. The variants gain from the knobs
+#: differently (see the README's strength notes): at hard and expert a
+#: partnership card play weighs 32 deals per deal it solves (Cutthroat: 8,
+#: as its decisions before the play) and its rollouts credit the maker's
+#: side nothing (Cutthroat: 0.1).
+LEVELS: Final[dict[str, dict[str, Level]]] = {
+    "cutthroat": _CUTTHROAT_LEVELS,
+    "partnership": {
+        **_CUTTHROAT_LEVELS,
+        "hard": replace(_CUTTHROAT_LEVELS["hard"], play_oversample=32, maker_edge=0.0),
+        "expert": replace(_CUTTHROAT_LEVELS["expert"], play_oversample=32, maker_edge=0.0),
+    },
+}
+
+#: The level of a search bot made without one: ``SearchBot()``, the bare name
+#: ``search`` (``make_bot("search")``, an arena lineup's ``search``). It is the
+#: measured level, so the arena's figures for ``search`` are hard's; players
+#: get ``bots.registry.DEFAULT_LEVEL`` instead.
+NAMED_SEARCH_LEVEL: Final = "hard"
 
 
 # -- fast policies for rollouts -----------------------------------------------------------
@@ -240,20 +250,6 @@ def greedy_keep(pool: int, trump: int) -> int:
     for c in keep:
         m |= 1 << c
     return m
-
-
-def _rank_lists(t: int) -> tuple[tuple[int, ...], ...]:
-    eff = EFFECTIVE_SUIT[t]
-    out = []
-    for suit in range(4):
-        ids = [c for c in range(33) if eff[c] == suit]
-        ids.sort(key=lambda c: -POWER[t][suit][c])
-        out.append(tuple(ids))
-    return tuple(out)
-
-
-#: For each trump: each effective suit's cards, strongest first.
-_RANK_LISTS: Final = tuple(_rank_lists(t) for t in range(4))
 
 
 def finish_hand(
@@ -319,11 +315,19 @@ class SearchBot:
     bot's model of the others (inference), and solving (see the module)."""
 
     def __init__(
-        self, rng: random.Random | None = None, level: str = "hard", name: str | None = None
+        self,
+        rng: random.Random | None = None,
+        level: str = NAMED_SEARCH_LEVEL,
+        name: str | None = None,
     ) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r} (want one of {', '.join(LEVELS)})")
-        self.level = LEVELS[level]
+        names = LEVELS["cutthroat"]
+        if level not in names:
+            raise ValueError(f"unknown level {level!r} (want one of {', '.join(names)})")
+        #: the level's name
+        self.level = level
+        #: the level's settings by variant (``LEVELS``): each decision uses
+        #: those of its view's variant (``level_for``)
+        self.levels = {variant: table[level] for variant, table in LEVELS.items()}
         self.name = name or f"search:{level}"
         self.seed = (rng or random.Random()).getrandbits(64)
         self.model = RuleBot(random.Random(0))
@@ -331,6 +335,10 @@ class SearchBot:
         self.samples = 0
         self.solves = 0
         self.rollouts = 0
+
+    def level_for(self, rules: Rules) -> Level:
+        """This bot's level in the variant of ``rules``."""
+        return self.levels[rules.variant]
 
     # -- the protocol --------------------------------------------------------------
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
@@ -367,7 +375,7 @@ class SearchBot:
         deal = sample.deal
         cur = FastHand.new(h.rules, h.dealer, deal)
         model = self.model
-        infer_plays = self.level.infer_plays
+        infer_plays = self.level_for(sample.rules).infer_plays
         w = 1.0
         for s, code in h.history:
             if s != seat:
@@ -433,7 +441,7 @@ class SearchBot:
         out = []
         draw = view.sampler()
         rekeep = view.merged and view.maker is not None and view.maker != view.seat
-        n = k * max(1, oversample or self.level.oversample)
+        n = k * max(1, oversample or self.level_for(view.rules).oversample)
         for _ in range(n):
             st = draw(rng)
             f = 1.0
@@ -462,7 +470,7 @@ class SearchBot:
     # -- card play -----------------------------------------------------------------------
     def _move_tricks(self, h: FastHand, codes: Sequence[int]) -> dict[int, int]:
         """Maker side's total tricks after each of ``codes`` (solved)."""
-        if h.trick_log and len(h.trick_log) == 4:  # last trick: play it out
+        if len(h.trick_log) == 4:  # last trick: play it out
             out = {}
             for code in codes:
                 child = h.copy()
@@ -471,48 +479,9 @@ class SearchBot:
                     child.step(child.legal_codes()[0])
                 out[code] = side_tricks(child)
             return out
-        solver = Solver(h)
-        mv = getattr(solver, "move_values", None)
-        if mv is not None:
-            self.solves += 1
-            vals = cast(dict[int, int], mv())
-            return {code: vals[code >> 4] for code in codes}
-        # one solve per class of equivalent cards in this deal: cards of one
-        # suit in my hand with no other remaining card between them
-        trump = h.trump
-        rem = 0
-        for s in range(h.n):
-            if not h.out >> s & 1:
-                rem |= h.hands[s]
-        for c in h.trick:
-            rem |= 1 << c
-        mine = h.hands[h.turn]
-        cls: dict[int, int] = {}
-        for ranked in _RANK_LISTS[trump]:
-            head = -1
-            for c in ranked:
-                if not rem >> c & 1:
-                    continue
-                if mine >> c & 1:
-                    if head < 0:
-                        head = c
-                    cls[c] = head
-                else:
-                    head = -1
-        out = {}
-        done: dict[int, int] = {}
-        for code in codes:
-            key = cls.get(code >> 4, code >> 4)
-            if key not in done:
-                child = h.copy()
-                child.step(code)
-                if child.phase == _OV:
-                    done[key] = side_tricks(child)
-                else:
-                    self.solves += 1
-                    done[key] = Solver(child).max_tricks()
-            out[code] = done[key]
-        return out
+        self.solves += 1
+        vals = Solver(h).move_values()
+        return {code: vals[code >> 4] for code in codes}
 
     def _play_values(
         self, view: View, legal: list[Action], rng: random.Random
@@ -522,9 +491,8 @@ class SearchBot:
         mine = dict.fromkeys(legal, 0.0)
         codes = [a.code for a in legal]
         row: list[float] | None = None
-        level = self.level
-        over = level.card_play_oversample(view.rules)
-        for st, w in self._samples(view, level.play_samples, rng, over):
+        level = self.level_for(view.rules)
+        for st, w in self._samples(view, level.play_samples, rng, level.play_oversample):
             h = st.core
             if row is None:
                 row = utility_row(h, seat, view.scores)
@@ -560,7 +528,7 @@ class SearchBot:
 
         keeps.sort(key=score, reverse=True)
         others = [a for a in legal if a.kind != "keep"]
-        return others + keeps[: self.level.keep_candidates]
+        return others + keeps[: self.level_for(view.rules).keep_candidates]
 
     def _decision_values(
         self, view: View, legal: list[Action], rng: random.Random
@@ -579,9 +547,9 @@ class SearchBot:
         def count() -> None:
             self.solves += 1
 
-        level = self.level
+        level = self.level_for(rules)
         k = level.decision_samples(len(legal))
-        edge = level.maker_bonus(rules)
+        edge = level.maker_edge
         per: dict[Action, list[float]] = {a: [] for a in legal}
         ws: list[float] = []
         nb = 0  # batches drawn

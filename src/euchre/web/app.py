@@ -19,9 +19,8 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import fields
 from pathlib import Path
-from typing import Any, Final, Literal, get_args, get_type_hints
+from typing import Any, Final
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -29,8 +28,8 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..bots import SEARCH_LEVELS
-from ..rules import VARIANTS, Rules, RulesError
+from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS
+from ..rules import OPTIONS, VARIANTS, Rules, RulesError
 from .live import Client
 from .messages import CreateTable, ErrorBody, JoinSeat, StartTable, describe_errors
 from .middleware import BodyLimit, error_response
@@ -61,26 +60,21 @@ ERROR_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
 
 
 def options_description() -> list[dict[str, Any]]:
-    """Every ``Rules`` option with its default and its choices (or type)."""
-    hints = get_type_hints(Rules)
-    default = Rules()
-    special: dict[str, dict[str, Any]] = {
-        "deck": {"choices": [24, 32, 25]},
-        "lone_defender_points": {"choices": [2, 4], "variants": ["partnership"]},
-        "target": {"type": "integer", "minimum": 1},
-        "dummy_decline_is_alone": {"type": "boolean", "variants": ["cutthroat"]},
-    }
+    """Every ``Rules`` option but ``variant`` with its default and its choices
+    (or type), and the variants it applies to when not all (``rules.OPTIONS``)."""
     out = []
-    for f in fields(Rules):
-        if f.name == "variant":
+    for opt in OPTIONS:
+        if opt.name == "variant":
             continue
-        item: dict[str, Any] = {"name": f.name, "default": getattr(default, f.name)}
-        hint = hints[f.name]
-        if getattr(hint, "__origin__", None) is Literal:
-            item["choices"] = list(get_args(hint))
-        elif hint is bool:
+        item: dict[str, Any] = {"name": opt.name, "default": opt.default}
+        if opt.kind == "choice":
+            item["choices"] = list(opt.choices)
+        elif opt.kind == "bool":
             item["type"] = "boolean"
-        item.update(special.get(f.name, {}))
+        else:
+            item.update(type="integer", minimum=1)
+        if opt.variants != VARIANTS:
+            item["variants"] = list(opt.variants)
         out.append(item)
     return out
 
@@ -149,7 +143,7 @@ def create_app(db: str, bot_delay: float = 0.6, bot_timeout: float = 5.0) -> Fas
         return {
             "options": options_description(),
             "bot_levels": list(SEARCH_LEVELS),
-            "default_bot_level": "medium",
+            "default_bot_level": DEFAULT_LEVEL,
             "variants": list(VARIANTS),
         }
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from fastapi import WebSocket
 
-from ..bots import SearchBot
+from ..bots import DEFAULT_LEVEL, SearchBot
 from ..review import review_hand
 from .store import Store, StoreConflict
 from .tables import Game, TableError, derive_seed
@@ -35,8 +35,8 @@ log = logging.getLogger("euchre.web")
 
 #: WebSocket messages a socket may send per second (a burst of as many is allowed).
 RATE_PER_SECOND: Final = 20.0
-#: The level of the search bot that gives hints.
-HINT_LEVEL: Final = "medium"
+#: The level of the search bot that gives hints: the players' default level.
+HINT_LEVEL: Final = DEFAULT_LEVEL
 
 #: The table this task is writing to the store right now: the store tells its
 #: subscribers of a commit before the write returns, and a process need not catch

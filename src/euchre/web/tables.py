@@ -30,7 +30,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from ..actions import Action, ActionError
-from ..bots import SEARCH_LEVELS, Bot, decide, make_bot
+from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS, Bot, decide, make_bot
 from ..hand import Deal, HandState, IllegalActionError
 from ..match import Match
 from ..record import hand_record, match_record
@@ -50,8 +50,6 @@ __all__ = [
     "new_token",
 ]
 
-#: The bot level of a seat nobody chose a level for.
-DEFAULT_LEVEL: Final = "medium"
 #: The levels a bot seat may have: the search bot's, and ``rule`` (the rule bot:
 #: quick and cheap, for casual play and for load).
 BOT_LEVELS: Final = (*SEARCH_LEVELS, "rule")
@@ -155,7 +153,7 @@ def new_meta(
 ) -> dict[str, Any]:
     """The meta of a new table waiting for players (every seat empty).
 
-    ``levels``: the bot level each seat gets if nobody takes it (None: medium).
+    ``levels``: the bot level each seat gets if nobody takes it (None: ``DEFAULT_LEVEL``).
     """
     n = rules.seats
     if levels is None:

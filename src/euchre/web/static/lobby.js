@@ -52,7 +52,7 @@ function renderSeats() {
         opt.textContent = t(`level.bot.${level}`);
         select.append(opt);
       }
-      select.value = before[seat] ?? options.default_bot_level ?? "medium";
+      select.value = before[seat] ?? options.default_bot_level;
     }
     row.append(label, select);
     box.append(row);

@@ -1,0 +1,66 @@
+"""The bots by name: the names offered to players and to the arena, the
+search bot's levels and the two default levels, and ``make_bot``."""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from .base import Bot
+from .cheat import CheatBot
+from .random_bot import RandomBot
+from .rule import RuleBot
+from .search import LEVELS, NAMED_SEARCH_LEVEL, SearchBot
+
+__all__ = [
+    "ARENA_BOTS",
+    "BOT_NAMES",
+    "DEFAULT_LEVEL",
+    "NAMED_SEARCH_LEVEL",
+    "SEARCH_LEVELS",
+    "make_bot",
+]
+
+#: The levels of the search bot, weakest first; ``search:LEVEL`` names one.
+SEARCH_LEVELS: Final = tuple(LEVELS["cutthroat"])
+
+#: The search bot's level where a player chose none: ``euchre play``'s
+#: opponents and its hints, a web table's bot seats and its hints.
+DEFAULT_LEVEL: Final = "medium"
+
+#: The bots offered to players (``euchre play --bots``); the name ``search``
+#: alone is the search bot at ``NAMED_SEARCH_LEVEL``.
+BOT_NAMES: Final = ("random", "rule", "search")
+
+#: Every name ``make_bot`` knows, for measurement (the arena): the player
+#: bots, each search level, and the all-seeing ``cheat`` (never offered to
+#: players: it looks at every card).
+ARENA_BOTS: Final = (*BOT_NAMES, *(f"search:{lv}" for lv in SEARCH_LEVELS), "cheat")
+
+
+def make_bot(name: str, seed: int | None = None, level: str | None = None) -> Bot:
+    """A bot by name with its own seeded generator: ``random``, ``rule``,
+    ``search`` (``level`` one of ``SEARCH_LEVELS``, default
+    ``NAMED_SEARCH_LEVEL``; or the name ``search:LEVEL``), or ``cheat``
+    (measurement only: a ``StateBot`` that must be driven with ``act``; its
+    ``choose`` refuses a bare view)."""
+    rng = random.Random(seed)
+    base, _, suffix = name.partition(":")
+    if suffix and base != "search":
+        raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
+    if base == "search":
+        lv = suffix or level or NAMED_SEARCH_LEVEL
+        if lv not in SEARCH_LEVELS:
+            raise ValueError(
+                f"unknown search level {lv!r} (want one of {', '.join(SEARCH_LEVELS)})"
+            )
+        return SearchBot(rng, level=lv, name=name if suffix or level is None else f"search:{lv}")
+    if level is not None:
+        raise ValueError(f"bot {name!r} has no levels")
+    if name == "random":
+        return RandomBot(rng)
+    if name == "rule":
+        return RuleBot(rng)
+    if name == "cheat":
+        return CheatBot(rng)
+    raise ValueError(f"unknown bot {name!r} (want one of {', '.join(BOT_NAMES)})")
