@@ -425,7 +425,7 @@ class RuleBot:
             return self._bid2(view, legal)
         if phase == Phase.PICKUP:
             return self._pickup(view, legal)
-        if phase == Phase.MAKER or phase == Phase.KEEP:
+        if phase in (Phase.MAKER, Phase.KEEP):
             return self._maker(view, legal)
         if phase == Phase.ALONE:
             return self._alone(view, legal)
