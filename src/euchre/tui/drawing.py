@@ -78,7 +78,13 @@ class Drawer:
 
     # -- cards, suits and seats ----------------------------------------------
     def card(self, card: Card, *, dim: bool = False) -> Text:
-        """One card, red or black (dimmed when ``dim``: not playable now)."""
+        """One card, red or black (dimmed when ``dim``: not playable now).
+
+        >>> Drawer(Rules(), symbols=False).card(Card.parse("TH"))
+        <text '10H' [Span(0, 3, 'bold red')] ''>
+        >>> Drawer(Rules(), symbols=True).card(Card.parse("TH")).plain
+        '10♥'
+        """
         if card.is_joker:
             return Text.assemble(("Jk", "bold magenta" + (" dim" if dim else "")))
         text = card.pretty() if self.symbols else str(card).replace("T", "10")
@@ -114,7 +120,11 @@ class Drawer:
         return Text.assemble((self.names[seat], style))
 
     def side_name(self, seat: int) -> Text:
-        """A seat's name, or in partnership its side's (``You & North``)."""
+        """A seat's name, or in partnership its side's (``You & North``).
+
+        >>> Drawer(Rules(variant="partnership"), symbols=True).side_name(2).plain
+        'You & North'
+        """
         if self.rules.cutthroat:
             return self.name(seat)
         a = seat & 1
