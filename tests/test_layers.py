@@ -54,7 +54,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("arena", ("arena.stats", "arena.tasks", "arena.report", "arena.schedulers", "arena")),
-    ("tui", ("tui",)),
+    ("tui", ("tui.words", "tui.drawing", "tui.narration", "tui.guide", "tui.game", "tui")),
     # The SQLite store opens the PostgreSQL one by URL (a lazy import), which
     # subclasses the store's base: one rank.
     # A live table and the server holding it refer to each other (the table's

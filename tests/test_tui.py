@@ -519,7 +519,7 @@ def test_interrupt_while_a_bot_thinks(monkeypatch: pytest.MonkeyPatch, tmp_path:
         if calls == 5:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr("euchre.tui.time.sleep", sleep)
+    monkeypatch.setattr("euchre.tui.game.time.sleep", sleep)
     save = tmp_path / "i.json"
     driver = Driver(6)
     game, out = new_game(Rules(), driver, seed=6, save=str(save), delay=0.01)
