@@ -35,7 +35,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rules", ("rules",)),
     ("actions", ("actions",)),
     ("hand", ("hand",)),
-    ("solver", ("solver",)),
+    # the compiled solver (a C extension; its stub _csolver.pyi) under the solver
+    ("solver", ("_csolver", "solver")),
     ("view", ("view",)),
     ("match", ("match", "")),
     ("record", ("record",)),
@@ -102,8 +103,13 @@ def module_name(path: Path) -> str:
 
 
 def source_modules() -> dict[str, Path]:
-    """Every module of the package, by name."""
-    return {module_name(p): p for p in sorted(SRC.rglob("*.py"))}
+    """Every module of the package, by name: its Python files, and each
+    compiled module by its typing stub (``.pyi`` with no ``.py`` beside it)."""
+    found = {
+        module_name(p): p for p in sorted(SRC.rglob("*.pyi")) if not p.with_suffix(".py").exists()
+    }
+    found.update((module_name(p), p) for p in sorted(SRC.rglob("*.py")))
+    return found
 
 
 def imports_of(

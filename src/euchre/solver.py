@@ -39,14 +39,35 @@ Techniques:
 
 ``minimax_tricks`` is a plain, unpruned minimax kept as the reference the
 tests compare against.
+
+Two implementations: ``PureSolver`` (this module, the readable reference)
+and ``CompiledSolver``, a port of it to C (the extension ``euchre._csolver``,
+built by the install when a C compiler is present; the same search step by
+step, so the same answers and the same ``nodes``). ``Solver`` is the compiled
+one when it is built (``COMPILED``), unless the environment variable
+``EUCHRE_PURE`` is ``1`` when this module is imported; then, or without the
+extension, it is the pure one.
 """
 
 from __future__ import annotations
 
+import os
+from types import ModuleType
+
 from .cards import EFFECTIVE_SUIT, POWER, ids_of
 from .hand import FastHand, Phase
 
-__all__ = ["Solver", "SolverError", "can_take", "max_tricks", "minimax_tricks"]
+__all__ = [
+    "COMPILED",
+    "COMPILED_AVAILABLE",
+    "CompiledSolver",
+    "PureSolver",
+    "Solver",
+    "SolverError",
+    "can_take",
+    "max_tricks",
+    "minimax_tricks",
+]
 
 
 class SolverError(ValueError):
@@ -80,6 +101,8 @@ def _numbering(trump: int) -> list[int]:
 
 
 _NUMBERING = tuple(_numbering(t) for t in range(4))
+#: The same, as the compiled solver takes it: one byte a card id (255: none).
+_NUMBERING_BYTES = tuple(bytes(n if n >= 0 else 255 for n in num) for num in _NUMBERING)
 
 
 def _representatives(cards: int, rem: int) -> list[int]:
@@ -101,9 +124,10 @@ def _representatives(cards: int, rem: int) -> list[int]:
     return moves
 
 
-class Solver:
-    """Solves one position; ``nodes`` counts the search nodes visited (card
-    choices searched, and last tricks played out).
+class PureSolver:
+    """Solves one position (pure Python: the reference); ``nodes`` counts
+    the search nodes visited (card choices searched, and last tricks played
+    out).
 
     A solver may be asked any number of questions (``can_take``,
     ``max_tricks``, ``move_values``); its transposition table carries over
@@ -526,6 +550,82 @@ class Solver:
             elif not mine:
                 return False
         return not mine
+
+
+def _load_compiled() -> ModuleType | None:
+    """The extension module ``euchre._csolver``, or None when it is not built."""
+    try:
+        from . import _csolver
+    except ImportError:
+        return None
+    return _csolver
+
+
+_csolver = _load_compiled()
+
+#: Whether the compiled solver is built (``CompiledSolver`` usable).
+COMPILED_AVAILABLE: bool = _csolver is not None
+#: Whether ``Solver`` is the compiled solver: built, and ``EUCHRE_PURE`` not
+#: ``1`` when this module was imported.
+COMPILED: bool = COMPILED_AVAILABLE and os.environ.get("EUCHRE_PURE") != "1"
+
+
+class CompiledSolver:
+    """Solves one position with the compiled solver (``euchre._csolver``):
+    the same questions, answers and ``nodes`` as ``PureSolver``, whose
+    search it ports to C. Raises ``SolverError`` when the extension is not
+    built (``COMPILED_AVAILABLE``) or the hand is not in its play phase.
+
+    One solver serves one thread at a time; the search releases the GIL when
+    it runs long.
+    """
+
+    __slots__ = ("_core",)
+
+    def __init__(self, h: FastHand) -> None:
+        if _csolver is None:
+            raise SolverError("the compiled solver (euchre._csolver) is not built")
+        if h.phase != _PLAY_PHASE:
+            raise SolverError("the solver needs a hand in its play phase")
+        maker = h.maker
+        side = 1 << maker if h.cut else 0b0101 << (maker & 1)
+        self._core = _csolver.core(
+            _NUMBERING_BYTES[h.trump],
+            h.n,
+            h.out,
+            side,
+            h.hands,
+            h.trick,
+            h.leader,
+            h.tricks,
+            len(h.trick_log),
+        )
+
+    @property
+    def nodes(self) -> int:
+        """The search nodes visited so far (counted as ``PureSolver`` does)."""
+        n: int = self._core.nodes
+        return n
+
+    def can_take(self, k: int) -> bool:
+        """Whether the maker's side can make its total at least ``k`` tricks."""
+        r: bool = self._core.can_take(k)
+        return r
+
+    def max_tricks(self) -> int:
+        """The maker side's total tricks (already won included) with best play."""
+        r: int = self._core.max_tricks()
+        return r
+
+    def move_values(self) -> dict[int, int]:
+        """For each legal card id of the seat to act: the maker side's total
+        tricks (already won included) with best play after playing it."""
+        r: dict[int, int] = self._core.move_values()
+        return r
+
+
+#: The solver in use: ``CompiledSolver`` when ``COMPILED``, else ``PureSolver``.
+Solver: type[PureSolver] | type[CompiledSolver] = CompiledSolver if COMPILED else PureSolver
 
 
 def max_tricks(h: FastHand) -> int:
