@@ -29,6 +29,7 @@ def core(
     leader: int,
     tricks: list[int],
     played: int,
+    release_after: int,
     /,
 ) -> Core:
     """A solver for one play-phase position (see ``euchre.solver.CompiledSolver``)."""

@@ -13,8 +13,10 @@
  * Cards are in the solver-private numbering: four fields of 11 bits (the
  * three plain suits, then trump), cards ordered by power inside a field, the
  * top bit of each field a sentinel. A ``Core`` holds one position and its
- * transposition table; it uses no Python object while it searches, so the
- * GIL is released once a search has run for a while (SLOW_NODES nodes).
+ * transposition table; it uses no Python object while it searches, so it
+ * releases the GIL once one call has visited ``release_after`` nodes (given
+ * by its maker; short searches keep it, as taking it back can cost a thread
+ * a switch interval, far more than the search).
  * A core is used by one thread at a time (a second caller gets an error).
  */
 #define PY_SSIZE_T_CLEAN
@@ -27,9 +29,6 @@
 #define SENTINELS ((1ULL << 10) | (1ULL << 21) | (1ULL << 32) | (1ULL << 43))
 #define TRUMPS (0x3FFULL << 33)
 #define SUIT(c) ((c) / W)
-/* After this many nodes in one call the search releases the GIL (short
- * searches keep it: releasing and taking it back costs more than they do). */
-#define SLOW_NODES 16384
 
 static const uint64_t FIELD_MASK[4] = {0x3FFULL, 0x3FFULL << 11, 0x3FFULL << 22, 0x3FFULL << 33};
 
@@ -60,7 +59,7 @@ typedef struct {
     int32_t *slot;
     uint32_t nent, cap, nslot;
     int busy, oom;
-    uint64_t release_at;
+    uint64_t release_after, release_at;
     PyThreadState *ts;
 } Core;
 
@@ -523,7 +522,7 @@ static int enter(Core *s) {
     s->busy = 1;
     s->oom = 0;
     s->ts = NULL;
-    s->release_at = s->nodes + SLOW_NODES;
+    s->release_at = s->release_after ? s->nodes + s->release_after : 0;
     return 0;
 }
 
@@ -692,10 +691,10 @@ static int as_int(PyObject *o, long lo, long hi, const char *what, int *out) {
     return 0;
 }
 
-/* core(numbering, n, out, side, hands, trick, leader, tricks, played) */
+/* core(numbering, n, out, side, hands, trick, leader, tricks, played, release_after) */
 static PyObject *mod_core(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "core() takes 9 arguments");
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "core() takes 10 arguments");
         return NULL;
     }
     ModState *st = PyModule_GetState(module);
@@ -792,6 +791,9 @@ static PyObject *mod_core(PyObject *module, PyObject *const *args, Py_ssize_t na
             s->winner = s->orders[leader][i];
         }
     }
+    s->release_after = PyLong_AsUnsignedLongLong(args[9]);
+    if (s->release_after == (uint64_t)-1 && PyErr_Occurred())
+        goto fail;
     if (tt_grow(s) < 0) {
         PyErr_NoMemory();
         goto fail;
@@ -804,11 +806,12 @@ fail:
 
 static PyMethodDef mod_methods[] = {
     {"core", (PyCFunction)(void (*)(void))mod_core, METH_FASTCALL,
-     "core(numbering, n, out, side, hands, trick, leader, tricks, played) -> Core\n\n"
+     "core(numbering, n, out, side, hands, trick, leader, tricks, played, release_after)\n\n"
      "A solver for one play-phase position: numbering (33 bytes: each card id's\n"
      "solver number, 255 for none), the seat count, the sitting-out and maker-side\n"
      "seat masks, the hands (card-id masks), the trick under way (card ids), its\n"
-     "leader, the tricks won by each seat and the number of tricks played."},
+     "leader, the tricks won by each seat, the number of tricks played, and the\n"
+     "nodes of one call after which the search releases the GIL (0: never)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -563,6 +563,12 @@ def _load_compiled() -> ModuleType | None:
 
 _csolver = _load_compiled()
 
+#: The compiled search releases the GIL once one call has visited this many
+#: nodes (0: never). Solves of five-card hands stay far below (a few thousand
+#: nodes at most, about 0.1 ms): taking the GIL back can cost a thread a whole
+#: switch interval (5 ms) when others are busy, much more than the search.
+RELEASE_GIL_AFTER_NODES = 16384
+
 #: Whether the compiled solver is built (``CompiledSolver`` usable).
 COMPILED_AVAILABLE: bool = _csolver is not None
 #: Whether ``Solver`` is the compiled solver: built, and ``EUCHRE_PURE`` not
@@ -599,6 +605,7 @@ class CompiledSolver:
             h.leader,
             h.tricks,
             len(h.trick_log),
+            RELEASE_GIL_AFTER_NODES,
         )
 
     @property
