@@ -8,6 +8,9 @@ BIN     = $(VENV)/bin
 # missing and run as root; otherwise it says what to install and goes on.
 SYSTEM_PACKAGES = chromium fonts-liberation postgresql
 SYSDEPS_STAMP   = $(VENV)/.sysdeps-ok
+# The compiled solver (euchre._csolver): the editable install builds it in
+# place, so a change to these reinstalls (the install goes on without a compiler).
+BUILD_INPUTS    = setup.py src/euchre/_solver.c
 
 .PHONY: play run test lint typecheck unit bench clean sysdeps
 
@@ -15,15 +18,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.tui-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.tui-installed: pyproject.toml $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[tui]'
 	touch $@
 
-$(VENV)/.web-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.web-installed: pyproject.toml $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[web]'
 	touch $@
 
-$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.dev-installed: pyproject.toml $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
@@ -46,8 +49,11 @@ lint: $(VENV)/.dev-installed
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy --strict src
 
+## The suite (on the compiled solver when it is built), then the solver's
+## differential tests again on the pure-Python path.
 unit: $(VENV)/.dev-installed $(SYSDEPS_STAMP)
 	$(BIN)/pytest -q
+	EUCHRE_PURE=1 $(BIN)/pytest -q tests/test_solver.py tests/test_csolver.py
 
 ## The system packages of the tests (Debian's apt-get, as root; once: a stamp file).
 sysdeps: $(SYSDEPS_STAMP)
