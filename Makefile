@@ -43,8 +43,8 @@ run: $(VENV)/.web-installed
 test: $(VENV)/.dev-installed $(SYSDEPS_STAMP) lint typecheck unit
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench setup.py
+	$(BIN)/ruff format --check src tests bench setup.py
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy --strict src
@@ -87,4 +87,4 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/playouts.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build src/euchre/*.so
