@@ -5,14 +5,18 @@ Starts ``euchre serve`` itself (a separate process, loopback only,
 (tests/pgserver.py), then keeps ``--tables`` tables in play for ``--seconds``:
 each table has one scripted person (seat 0, a WebSocket client choosing a
 seeded random legal action as soon as it is its turn, after ``--think``
-seconds) and rule bots in the other seats. A finished match is replaced by a
-new table. Measured:
+seconds) and bots of ``--bot-level`` in the other seats (default ``rule``; a
+search level such as ``hard`` makes the server think: ``--bot-workers N`` is
+passed to it, ``0`` for threads). A finished match is replaced by a new
+table. Measured:
 
 - ``actions_per_s``: accepted actions (the person's and the bots') per second;
 - ``client_actions_per_s``: the people's actions per second;
 - ``p50_ms`` / ``p99_ms``: round trip of a person's action — from sending it
   to receiving the state with the new ``seq``;
 - ``errors``: error messages, failed connections and unanswered actions;
+- ``fallbacks``: ``notice`` messages of a bot that did not decide within the
+  server's ``--bot-timeout`` (or failed), so the rule bot played for it;
 - ``lost``: acknowledged actions (a state with a later ``seq`` reached the
   client) missing from the database afterwards, or stored differently; read
   straight from the database once the server has stopped.
@@ -22,6 +26,7 @@ and check). Usage::
 
     python bench/load.py --tables 500 --seconds 30 --db sqlite
     python bench/load.py --tables 500 --seconds 30 --db postgresql --json
+    python bench/load.py --bot-level hard --tables 10 --think 3 --seconds 30
 
 With ``--json`` exactly one JSON object is printed (``tables``,
 ``actions_per_s``, ``p50_ms``, ``p99_ms``, ``errors``, ``lost`` and more);
@@ -53,6 +58,10 @@ import httpx
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))  # the tree the server is started from
+
+from euchre.web.tables import BOT_LEVELS  # noqa: E402  (the server's bot levels)
+
 ADDRESS = re.compile(r"open (http://\S+?)/? in a browser")
 #: The least time between two actions of one client (the server allows 20 a second).
 MIN_GAP = 1 / 15
@@ -91,6 +100,8 @@ class Stats:
     first_seq: dict[str, int] = field(default_factory=dict)
     tables_started: int = 0
     matches_over: int = 0
+    #: bot_fallback notices (a bot over its time budget, or failed)
+    fallbacks: int = 0
 
 
 # -- the server ----------------------------------------------------------------------------
@@ -147,20 +158,42 @@ class Server:
                 self.proc.wait()
 
     def cpu_seconds(self) -> float | None:
-        """User + system CPU seconds of the server so far (Linux), or None."""
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
-            return None
+        """User + system CPU seconds of the server process so far (Linux), or None."""
+        return _cpu_of(self.proc.pid)
+
+    def workers_cpu_seconds(self) -> float:
+        """User + system CPU seconds so far of the server's other processes (its
+        bot workers and their fork server: its process group), those alive (Linux)."""
+        total = 0.0
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or int(entry.name) == self.proc.pid:
+                continue
+            try:
+                if os.getpgid(int(entry.name)) != self.proc.pid:
+                    continue
+            except OSError:
+                continue
+            total += _cpu_of(int(entry.name)) or 0.0
+        return total
+
+
+def _cpu_of(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` so far (Linux), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 # -- the clients ---------------------------------------------------------------------------
 
 
-async def new_table(http: httpx.AsyncClient, variant: str, seats: int) -> tuple[str, str]:
-    """Create a table (seat 0 a person, the others rule bots), join and start it."""
-    bots: list[str | None] = [None] + ["rule"] * (seats - 1)
+async def new_table(
+    http: httpx.AsyncClient, variant: str, seats: int, level: str
+) -> tuple[str, str]:
+    """Create a table (seat 0 a person, the others bots of ``level``), join and start it."""
+    bots: list[str | None] = [None] + [level] * (seats - 1)
     answer = await http.post("/api/tables", json={"rules": {"variant": variant}, "bots": bots})
     answer.raise_for_status()
     table_id = answer.json()["table_id"]
@@ -177,6 +210,7 @@ async def one_table(
     ws_url: str,
     variant: str,
     seats: int,
+    level: str,
     rng: random.Random,
     think: float,
     clock: Clock,
@@ -187,7 +221,7 @@ async def one_table(
     first = True
     while first or time.monotonic() < clock.stop_at:
         try:
-            table_id, token = await new_table(http, variant, seats)
+            table_id, token = await new_table(http, variant, seats, level)
         except (httpx.HTTPError, ValueError) as exc:
             stats.errors.append(f"create: {exc!r}")
             if first:
@@ -249,6 +283,9 @@ async def play_table(
             if kind == "error":
                 stats.errors.append(f"{table_id}: {message.get('code')}: {message.get('message')}")
                 pending = None
+                continue
+            if kind == "notice" and message.get("code") == "bot_fallback":
+                stats.fallbacks += 1
                 continue
             if kind != "state":
                 continue
@@ -369,6 +406,7 @@ async def run_load(
     think: float,
     seed: int,
     profile: str | None = None,
+    level: str = "rule",
 ) -> tuple[Stats, float, dict[str, Any]]:
     """Run the clients; (stats, measured seconds, extra figures)."""
     seats = 3 if variant == "cutthroat" else 4
@@ -387,6 +425,7 @@ async def run_load(
                     server.ws_url,
                     variant,
                     seats,
+                    level,
                     random.Random(seed * 100_003 + i),
                     think,
                     clock,
@@ -411,6 +450,7 @@ async def run_load(
         clock.go.set()
         spy = None if profile is None else start_profiler(server.proc.pid, seconds, profile)
         cpu0 = server.cpu_seconds()
+        workers0 = server.workers_cpu_seconds()
         own0 = time.process_time()
         host0 = host_cpu()
         last = 0
@@ -431,6 +471,7 @@ async def run_load(
         print(file=sys.stderr)
         measured = min(time.monotonic(), clock.stop_at) - start
         cpu1 = server.cpu_seconds()
+        workers1 = server.workers_cpu_seconds()
         own1 = time.process_time()
         host1 = host_cpu()
         if spy is not None:
@@ -445,6 +486,8 @@ async def run_load(
         extra["host_cores"] = os.cpu_count()
     if cpu0 is not None and cpu1 is not None:
         extra["server_cpu_share"] = round((cpu1 - cpu0) / max(measured, 1e-9), 3)
+    # the bot workers (a worker replaced during the run takes its CPU time with it)
+    extra["workers_cpu_share"] = round(max(0.0, workers1 - workers0) / max(measured, 1e-9), 3)
     return stats, measured, extra
 
 
@@ -461,6 +504,18 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="mean pause of a person before acting, seconds (default 0: at once)",
     )
+    ap.add_argument(
+        "--bot-level",
+        choices=BOT_LEVELS,
+        default="rule",
+        help="the bots in the other seats (default rule; a search level makes the server think)",
+    )
+    ap.add_argument(
+        "--bot-workers",
+        type=int,
+        metavar="N",
+        help="the server's --bot-workers (default: the server's, one per core; 0: threads)",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
         "--profile",
@@ -475,6 +530,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--seconds must be over 0 and at most 600")
     if not 0 <= args.think <= 30:
         ap.error("--think must be from 0 to 30")
+    if args.bot_workers is not None and args.bot_workers < 0:
+        ap.error("--bot-workers must be 0 or more")
     if args.profile and find_py_spy() is None:
         ap.error("--profile needs py-spy (pip install py-spy)")
 
@@ -489,7 +546,8 @@ def main(argv: list[str] | None = None) -> int:
 
             pg = PgServer.create()
             db = pg.new_database("load")
-        server = Server(db, [])
+        extra_args = [] if args.bot_workers is None else ["--bot-workers", str(args.bot_workers)]
+        server = Server(db, extra_args)
         try:
             stats, measured, extra = asyncio.run(
                 run_load(
@@ -500,6 +558,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.think,
                     args.seed,
                     args.profile,
+                    args.bot_level,
                 )
             )
         finally:
@@ -517,12 +576,15 @@ def main(argv: list[str] | None = None) -> int:
         "db": args.db,
         "variant": args.variant,
         "think_s": args.think,
+        "bot_level": args.bot_level,
+        "bot_workers": args.bot_workers,
         "actions_per_s": round(total / measured, 1),
         "client_actions_per_s": round(stats.client_actions / measured, 1),
         "p50_ms": round(percentile(stats.latencies, 50) * 1000, 2),
         "p99_ms": round(percentile(stats.latencies, 99) * 1000, 2),
         "max_ms": round(max(stats.latencies, default=0.0) * 1000, 2),
         "errors": len(stats.errors),
+        "fallbacks": stats.fallbacks,
         "lost": lost,
         "entries_checked": checked,
         "tables_played": stats.tables_started,

@@ -36,12 +36,44 @@ def test_load_smoke_five_tables_sqlite() -> None:
     assert "ready" in run.stderr  # the progress line goes to standard error
 
 
-def test_load_refuses_bad_arguments() -> None:
+def test_load_with_search_bots_thinking_in_a_worker() -> None:
     run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "load.py"), "--tables", "0"],
+        [
+            sys.executable,
+            str(ROOT / "bench" / "load.py"),
+            *SMOKE,
+            "--bot-level",
+            "easy",
+            "--bot-workers",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=100,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    result = json.loads(run.stdout)
+    assert result["bot_level"] == "easy" and result["bot_workers"] == 1
+    assert result["errors"] == 0 and result["lost"] == 0 and result["fallbacks"] == 0, result
+    assert result["actions_per_s"] > 3
+    assert result["workers_cpu_share"] > 0  # the search ran in the worker
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--tables", "0"], "--tables"),
+        (["--bot-workers", "-1"], "--bot-workers"),
+        (["--bot-level", "genius"], "--bot-level"),
+    ],
+)
+def test_load_refuses_bad_arguments(args: list[str], named: str) -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "load.py"), *args],
         capture_output=True,
         text=True,
         timeout=30,
         cwd=ROOT,
     )
-    assert run.returncode == 2 and "--tables" in run.stderr
+    assert run.returncode == 2 and named in run.stderr

@@ -65,6 +65,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "web.store web.store_pg",
             "web.tables",
+            "web.workers",
             "web.messages",
             "web.middleware",
             "web.live web.server",

@@ -447,11 +447,38 @@ def test_serve_without_the_web_extra(
     assert "pip install 'euchre[web]'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("args", [["--port", "70000"], ["--bot-delay", "-1"], ["--port", "x"]])
-def test_serve_refuses_bad_arguments(args: list[str]) -> None:
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--port", "70000"],
+        ["--bot-delay", "-1"],
+        ["--port", "x"],
+        ["--bot-workers", "-1"],
+        ["--bot-workers", "two"],
+    ],
+)
+def test_serve_refuses_bad_arguments(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         cli_main(["serve", *args])
     assert info.value.code == 2
+    assert args[0] in capsys.readouterr().err
+
+
+def test_serve_with_bots_in_threads(tmp_path: Path) -> None:
+    """`--bot-workers 0`: the bots think in threads of the server process."""
+    with start_server(f"sqlite:///{tmp_path / 'euchre.db'}", bot_workers=0) as srv:
+        assert "bots think in threads of this process" in srv.log()
+        api = Api(srv.url)
+        table_id = api.create({}, ["easy", "easy", None])
+        token = api.join(table_id, 2, "Ann")
+        api.start(table_id, token)
+        me = TableClient(srv.ws_url, table_id, token)
+        watcher = TableClient(srv.ws_url, table_id, None)
+        policy = random_policy(random.Random(2))
+        play([me], watcher, lambda st: st["table"]["hands_played"] >= 1, policy, timeout=60)
+        me.close()
+        watcher.close()
+        api.close()
 
 
 def test_default_data_folder_is_created(tmp_path: Path) -> None:

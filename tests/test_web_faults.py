@@ -7,7 +7,8 @@ bot that raises or thinks too long gives its seat to the rule bot.
   in the database, as sent, and after a restart every table plays on from there.
 - A seat whose bot raises (``test-raise``) or takes longer than ``--bot-timeout``
   (``test-slow``) is played by the rule bot from then on; the table goes on, the
-  server says so in its log, and the stored moves are the rule bot's own
+  server says so in its log and in a ``notice`` to the table's clients (a
+  worker stuck on the slow bot is replaced), and the stored moves are the rule bot's own
   (seeded from the table, the hand and the seq), so a restart replays the game.
   Those two levels exist only with ``EUCHRE_TEST_BOTS=1`` (test-only).
 - PostgreSQL restarted under running servers: tests/test_web_pg.py
@@ -188,6 +189,29 @@ def test_failing_and_slow_bots_fall_back_to_the_rule_bot(
             me.step()
         assert not me.errors, me.errors
         before = me.client.latest
+        # the players were told, once for each seat, which bot failed and how
+        notices = [m for m in me.client.messages if m["type"] == "notice"]
+        assert sorted((n["code"], n["seat"], n["level"]) for n in notices) == [
+            ("bot_fallback", 0, "test-raise"),
+            ("bot_fallback", 1, "test-slow"),
+        ], notices
+        by_seat = {n["seat"]: n for n in notices}
+        assert "failed" in by_seat[0]["message"]
+        assert "took over 0.5s" in by_seat[1]["message"]
+        # a spectator coming later is told too, after its first state
+        late = TableClient(first.ws_url, table_id, None)
+        late.state()
+        told = [late.wait_for(lambda m: m["type"] == "notice") for _ in range(2)]
+        assert [n["seat"] for n in told] == [0, 1]
+        assert told == [by_seat[0], by_seat[1]]
+        late.close()
+        # the worker stuck on the slow bot is replaced one budget after it was
+        # abandoned (the tests run one worker)
+        replaced = "the bot pool is replaced: 1 of its workers are stuck"
+        deadline = time.monotonic() + 10
+        while replaced not in first.log():
+            assert time.monotonic() < deadline, first.log()
+            time.sleep(0.05)
         log = first.log()
         api.close()
         first.kill()
@@ -195,6 +219,7 @@ def test_failing_and_slow_bots_fall_back_to_the_rule_bot(
     assert log.count("the test-raise bot of seat 0 failed") == 1, log
     assert log.count("the test-slow bot of seat 1 took over 0.5s") == 1, log
     assert "RuntimeError: test-raise" in log
+    assert log.count(replaced) == 1, log
 
     # what the two seats played is the rule bot's own choice on the same state
     metas, entries = stored(db_file)

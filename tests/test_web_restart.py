@@ -3,16 +3,24 @@
 The same SQLite file is served again; a person reconnecting with their token
 gets the same seat, seq and view, and the hand goes on to its end; bots that
 were to act when the server died act after the restart without anyone asking.
+Bots think in worker processes: their moves are the ones the bot makes in the
+test's own process on the same state, and the workers die with the server.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import random
+import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 
 from euchre.record import read_hand
+from euchre.web.tables import Game
 from webserver import Api, TableClient, check_messages, play, random_policy, start_server
 
 pytestmark = pytest.mark.timeout(120)
@@ -103,3 +111,85 @@ def test_bots_to_act_when_killed_act_after_the_restart(tmp_path: Path) -> None:
         assert moved["seq"] > seq
         history = moved["public"]["history"]
         assert len(history) > len(st["public"]["history"])
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether any process of the process group ``pgid`` is still there."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_bots_think_in_worker_processes_and_replay_the_same(tmp_path: Path) -> None:
+    db_file = tmp_path / "euchre.db"
+    db = f"sqlite:///{db_file}"
+    policy = random_policy(random.Random(3))
+    with start_server(db, bot_workers=2) as first:
+        assert "bots think in 2 worker processes" in first.log()
+        api = Api(first.url)
+        table_id = api.create({}, ["easy", "medium", None])
+        token = api.join(table_id, 2, "Ann")
+        api.start(table_id, token)
+        me = TableClient(first.ws_url, table_id, token)
+        watcher = TableClient(first.ws_url, table_id, None)
+        # a whole hand, its bots thinking in the workers (the hint too)
+        play([me], watcher, lambda st: st["table"]["hands_played"] >= 1, policy, timeout=60)
+        st = play([me], watcher, lambda st: me.my_turn(), policy)
+        me.send({"type": "hint", "token": token})
+        hint = me.wait_for(lambda m: m["type"] == "hint")
+        mine = me.latest
+        assert mine is not None and mine["seq"] == st["seq"]
+        assert hint["suggest"] and hint["seq"] == st["seq"]
+        assert "the rule bot plays" not in first.log(), first.log()
+        # the server and its workers (and their fork server) make one process group
+        pgid = os.getpgid(first.pid)
+        group = [p for p in Path("/proc").iterdir() if p.name.isdigit()]
+        members = []
+        for proc in group:
+            with contextlib.suppress(OSError):
+                if os.getpgid(int(proc.name)) == pgid and int(proc.name) != first.pid:
+                    members.append(int(proc.name))
+        assert len(members) >= 2, members  # the workers
+        api.close()
+        first.kill()
+    # killed without a word, the server leaves no worker behind
+    deadline = time.monotonic() + 10
+    while _group_alive(pgid):
+        assert time.monotonic() < deadline, "the workers outlived the killed server"
+        time.sleep(0.1)
+
+    # every bot move stored is the one the bot makes in this process, on the same state
+    conn = sqlite3.connect(db_file)
+    try:
+        (meta_text,) = conn.execute(
+            "SELECT meta FROM tables WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        rows = conn.execute(
+            "SELECT seq, entry FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+        ).fetchall()
+    finally:
+        conn.close()
+    game = Game.replay(json.loads(meta_text), [])
+    bot_moves = 0
+    for seq, text in rows:
+        entry = json.loads(text)
+        assert seq == game.seq
+        if entry["seat"] != 2:
+            assert game.bot_entry() == entry, (seq, entry)
+            bot_moves += 1
+        game.apply_entry(entry)
+    assert bot_moves >= 10
+
+    # a restart replays the same game and the bots play on, in workers again
+    with start_server(db, bot_workers=2) as second:
+        again = TableClient(second.ws_url, table_id, token)
+        after = again.state()
+        assert after["seq"] == game.seq == st["seq"]
+        for key in ("view", "public", "table"):
+            assert after[key] == mine[key], key
+        spectator = TableClient(second.ws_url, table_id, None)
+        play([again], spectator, lambda s: s["table"]["hands_played"] >= 2, policy, timeout=60)
+        again.close()
+        spectator.close()

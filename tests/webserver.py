@@ -1,7 +1,7 @@
 """Start a real `euchre serve` process for the web tests.
 
 ``start_server(db_url)`` runs ``python -m euchre serve --port 0 --db DB_URL
---bot-delay 0`` (plus ``extra_args``), reads the address it prints, and waits
+--bot-delay 0 --bot-workers 1`` (plus ``extra_args``), reads the address it prints, and waits
 until ``/api/health`` answers. The returned :class:`ServerProcess` has ``.url``
 (``http://127.0.0.1:PORT``), ``.ws_url``, ``.stop()`` (SIGTERM, then wait) and
 ``.kill()`` (SIGKILL); it is a context manager that stops the server on exit.
@@ -113,12 +113,16 @@ def start_server(
     *,
     timeout: float = 30.0,
     bot_delay: float = 0.0,
+    bot_workers: int = 1,
 ) -> ServerProcess:
     """Start ``euchre serve`` on ``db_url`` and wait until it answers ``/api/health``.
 
     ``db_url`` None: no ``--db`` (the server's default, or ``--data`` in ``extra_args``).
     ``port`` None (or 0) lets the server pick a free port. ``extra_args`` go on
-    the command line after the defaults (a later ``--bot-delay`` wins)."""
+    the command line after the defaults (a later ``--bot-delay`` wins).
+    ``bot_workers``: the server's ``--bot-workers`` (the tests' default, one
+    worker process: the bots think in a pool, as in production, at little cost;
+    0: in threads)."""
     src = str(Path(__file__).resolve().parent.parent / "src")
     env = dict(os.environ)
     env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
@@ -135,6 +139,8 @@ def start_server(
         *(("--db", db_url) if db_url is not None else ()),
         "--bot-delay",
         str(bot_delay),
+        "--bot-workers",
+        str(bot_workers),
         *extra_args,
     ]
     proc = subprocess.Popen(

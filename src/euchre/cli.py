@@ -220,6 +220,14 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         metavar="SECONDS",
         help="longest a bot may think; then the rule bot decides for that seat (default 5)",
     )
+    sv.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes the bots and hints think in (default: one per core; 0: threads "
+        "of the server process)",
+    )
     return p, {"replay": r, "play": pl, "arena": ar, "serve": sv}
 
 
@@ -280,6 +288,8 @@ def serve_cli(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         p.error(f"--bot-delay must be from 0 to 60 seconds, not {args.bot_delay}")
     if not 0 < args.bot_timeout <= 600:
         p.error(f"--bot-timeout must be over 0 and at most 600 seconds, not {args.bot_timeout}")
+    if args.bot_workers is not None and not 0 <= args.bot_workers <= 1024:
+        p.error(f"--bot-workers must be from 0 to 1024, not {args.bot_workers}")
     try:
         from .web.serve import serve_main
     except ImportError:
@@ -292,6 +302,7 @@ def serve_cli(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         data=args.data,
         bot_delay=args.bot_delay,
         bot_timeout=args.bot_timeout,
+        bot_workers=args.bot_workers,
     )
 
 

@@ -79,9 +79,12 @@ def options_description() -> list[dict[str, Any]]:
     return out
 
 
-def create_app(db: str, bot_delay: float = 0.6, bot_timeout: float = 5.0) -> FastAPI:
-    """The FastAPI application serving the tables of the store at URL ``db``."""
-    server = TableServer(open_store(db), bot_delay, bot_timeout)
+def create_app(
+    db: str, bot_delay: float = 0.6, bot_timeout: float = 5.0, bot_workers: int | None = None
+) -> FastAPI:
+    """The FastAPI application serving the tables of the store at URL ``db``
+    (``bot_workers``: the bot pool's processes; None: one per core, 0: threads)."""
+    server = TableServer(open_store(db), bot_delay, bot_timeout, bot_workers)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -14,17 +14,17 @@ import contextvars
 import copy
 import json
 import logging
-import random
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from fastapi import WebSocket
 
-from ..bots import DEFAULT_LEVEL, SearchBot
+from ..bots import DEFAULT_LEVEL
 from ..review import review_hand
 from .store import Store, StoreConflict
-from .tables import Game, TableError, derive_seed
+from .tables import Game, TableError, derive_seed, run_bot_job
+from .workers import suggest, think
 
 if TYPE_CHECKING:
     from .server import TableServer
@@ -131,8 +131,9 @@ class LiveTable:
         self.reviews: dict[int, str | None] = {}
         self.hints: dict[tuple[int, int], list[dict[str, Any]]] = {}
         #: seats whose bot failed (raised or took too long): the rule bot plays them
-        #: for the rest of the match (in this process; what they played is stored)
-        self.fallback: set[int] = set()
+        #: for the rest of the match (in this process; what they played is stored);
+        #: each with the ``notice`` message that told the table so
+        self.fallback: dict[int, dict[str, Any]] = {}
         #: (game, what the summary and last hand depend on, their JSON text)
         self._shared: tuple[Game, tuple[object, ...], str] | None = None
 
@@ -303,7 +304,8 @@ class LiveTable:
         await self.after_change()
 
     async def hint(self, seat: int) -> list[dict[str, Any]]:
-        """The search bot's suggestions for ``seat``'s current decision."""
+        """The search bot's suggestions for ``seat``'s current decision (thought
+        out in the server's bot pool, within its time budget: else ``busy``)."""
         game = self.game
         view = game.view(seat)
         if view is None or game.status != "playing" or view.to_act != seat:
@@ -312,9 +314,13 @@ class LiveTable:
         cached = self.hints.get(key)
         if cached is not None:
             return cached
-        bot = SearchBot(random.Random(derive_seed(game.seed, "hint", game.seq)), level=HINT_LEVEL)
-        ranked = await asyncio.to_thread(bot.suggest, view)
-        hint = [{"action": str(a), "points": round(float(p), 3)} for a, p in ranked]
+        seed = derive_seed(game.seed, "hint", game.seq)
+        try:
+            hint = await self.server.pool.run(suggest, view, seed, HINT_LEVEL)
+        except TimeoutError:
+            raise TableError(
+                "busy", f"the hint took over {self.server.bot_timeout:g}s; try again later", 503
+            ) from None
         self.hints = {key: hint}  # only the latest decision's hint is worth keeping
         return hint
 
@@ -327,35 +333,38 @@ class LiveTable:
             self.bot_task = asyncio.create_task(self._run_bots())
 
     async def _bot_decision(self, game: Game) -> dict[str, Any] | None:
-        """The entry of the bot to act, in a worker thread; if the bot raises or takes
-        longer than ``bot_timeout`` seconds, the rule bot decides on the same view and
-        plays that seat from then on. Only the chosen entry is stored, so a replay
-        never runs a bot again and the fallback cannot change a replayed game.
+        """The entry of the bot to act, thought out in the server's bot pool (worker
+        processes); if the bot raises or takes longer than ``bot_timeout`` seconds,
+        the rule bot decides on the same view and plays that seat from then on,
+        and every client of the table is sent a ``notice`` of it. Only the chosen
+        entry is stored, so a replay never runs a bot again and the fallback
+        cannot change a replayed game.
 
         The rule bot itself decides in well under a millisecond: it runs here, on
-        the event loop (a worker thread would cost more than the decision)."""
-        seat = game.bot_to_act()
-        if seat is None:
+        the event loop (a worker would cost more than the decision)."""
+        job = game.bot_job()
+        if job is None:
             return None
-        level = game.seats[seat]["level"]
+        seat, level = job.seat, job.level
         if level == "rule":
-            return game.bot_entry()
+            return run_bot_job(job)
         if seat not in self.fallback:
+            timeout = self.server.bot_timeout
             try:
-                return await asyncio.wait_for(
-                    asyncio.to_thread(game.bot_entry), self.server.bot_timeout
-                )
+                return await self.server.pool.run(think, job)
             except TimeoutError:
+                why = f"took over {timeout:g}s"
                 log.warning(
-                    "table %s: the %s bot of seat %d took over %gs at seq %d; "
+                    "table %s: the %s bot of seat %d %s at seq %d; "
                     "the rule bot plays that seat from now on",
                     self.table_id,
                     level,
                     seat,
-                    self.server.bot_timeout,
+                    why,
                     game.seq,
                 )
             except Exception:
+                why = "failed"
                 log.exception(
                     "table %s: the %s bot of seat %d failed at seq %d; "
                     "the rule bot plays that seat from now on",
@@ -364,8 +373,30 @@ class LiveTable:
                     seat,
                     game.seq,
                 )
-            self.fallback.add(seat)
+            notice = {
+                "type": "notice",
+                "code": "bot_fallback",
+                "seat": seat,
+                "level": level,
+                "seq": game.seq,
+                "message": f"the {level} bot of seat {seat} {why}: "
+                "the rule bot plays that seat from now on",
+            }
+            self.fallback[seat] = notice
+            self.tell(notice)
         return game.bot_entry("rule")
+
+    def tell(self, message: dict[str, Any]) -> None:
+        """Send every client that said hello ``message`` (not a state)."""
+        text = json.dumps(message)
+        for client in self.clients:
+            if client.hello:
+                client.send_text(text)
+
+    def send_notices(self, client: Client) -> None:
+        """Send ``client`` the notices still in force (after its hello)."""
+        for seat in sorted(self.fallback):
+            client.send(self.fallback[seat])
 
     async def _run_bots(self) -> None:
         """Play the bots' turns (after the pace delay) until a person is to act."""

@@ -18,6 +18,7 @@ import uvicorn
 
 from .app import create_app
 from .store import sqlite_path
+from .workers import default_workers
 
 __all__ = ["bind", "serve_main", "shown_url"]
 
@@ -54,6 +55,7 @@ def serve_main(
     data: str,
     bot_delay: float,
     bot_timeout: float = 5.0,
+    bot_workers: int | None = None,
 ) -> int:
     """Serve until interrupted (SIGINT/SIGTERM); returns the exit status."""
     if db is None:
@@ -73,10 +75,13 @@ def serve_main(
         shown = f"[{shown}]"
     where = db if db.startswith("sqlite") else shown_url(db)
     print(f"euchre: serving tables from {where}", flush=True)
+    workers = default_workers() if bot_workers is None else bot_workers
+    thinking = f"{workers} worker processes" if workers else "threads of this process"
+    print(f"euchre: bots think in {thinking}", flush=True)
     print(f"euchre: open http://{shown}:{actual}/ in a browser", flush=True)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config = uvicorn.Config(
-        create_app(db, bot_delay, bot_timeout),
+        create_app(db, bot_delay, bot_timeout, bot_workers),
         log_level="warning",
         ws_max_size=WS_MAX_SIZE,
         timeout_graceful_shutdown=3,

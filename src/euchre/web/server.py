@@ -20,6 +20,7 @@ from .live import RATE_PER_SECOND, Client, LiveTable, is_own_write, own_write
 from .messages import HelloMessage, HintMessage, PingMessage, parse_client_message
 from .store import Store
 from .tables import STOP_TEST_BOTS, Game, TableError, new_meta
+from .workers import BotPool, default_workers
 
 __all__ = ["MAX_MESSAGE", "TABLE_ID", "TableServer"]
 
@@ -34,12 +35,21 @@ TABLE_ID: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 class TableServer:
     """The tables of one server process and the store they live in."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.6, bot_timeout: float = 5.0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.6,
+        bot_timeout: float = 5.0,
+        bot_workers: int | None = None,
+    ) -> None:
         """Serve the tables of ``store``; bots wait ``bot_delay`` seconds before acting
-        and may think ``bot_timeout`` seconds (then the rule bot decides for them)."""
+        and may think ``bot_timeout`` seconds (then the rule bot decides for them),
+        in a pool of ``bot_workers`` processes (None: one per core; 0: threads)."""
         self.store = store
         self.bot_delay = bot_delay
         self.bot_timeout = bot_timeout
+        #: where the bots and hints think (started and stopped with the server)
+        self.pool = BotPool(default_workers() if bot_workers is None else bot_workers, bot_timeout)
         self.tables: dict[str, LiveTable] = {}
         self.closing = False
         self._load_lock = asyncio.Lock()
@@ -48,6 +58,7 @@ class TableServer:
     async def start(self) -> None:
         """Open the store, listen for changes, and resume every table in play."""
         STOP_TEST_BOTS.clear()
+        self.pool.start()
         await self.store.open()
         await self.store.subscribe(self._on_change)
         for table_id, meta in await self.store.list_tables():
@@ -58,7 +69,7 @@ class TableServer:
                     log.exception("table %s does not replay", table_id)
 
     async def stop(self) -> None:
-        """Stop the bots and close the store."""
+        """Stop the bots and their workers, and close the store."""
         self.closing = True
         STOP_TEST_BOTS.set()
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
@@ -68,6 +79,7 @@ class TableServer:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        await self.pool.stop()
         await self.store.close()
         log.info("stopped: every table is saved")
 
@@ -183,6 +195,7 @@ class TableServer:
                     raise TableError("bad_token", "that is not the token of a seat here")
             client.seat, client.token, client.hello = seat, token, True
             table.send_state(client, force=True)
+            table.send_notices(client)
             return
         if not client.hello:
             raise TableError("bad_message", "say hello first")

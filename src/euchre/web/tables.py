@@ -26,12 +26,12 @@ import secrets
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from ..actions import Action, ActionError
 from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS, Bot, decide, make_bot
-from ..hand import Deal, HandState, IllegalActionError
+from ..hand import Deal, FastHand, HandState, IllegalActionError
 from ..match import Match
 from ..record import hand_record, match_record
 from ..rules import Rules
@@ -42,12 +42,14 @@ __all__ = [
     "DEFAULT_LEVEL",
     "META_VERSION",
     "TEST_BOT_LEVELS",
+    "BotJob",
     "Game",
     "TableError",
     "derive_seed",
     "hash_token",
     "new_meta",
     "new_token",
+    "run_bot_job",
 ]
 
 #: The levels a bot seat may have: the search bot's, and ``rule`` (the rule bot:
@@ -184,6 +186,54 @@ def new_meta(
         "seats": seats,
         "status": "waiting",
     }
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """One bot decision, all of it: the state, the seat, the match score, the
+    hand's number, the level and the bot's seed. :func:`run_bot_job` makes the
+    decision from it alone, so a worker process decides exactly as the server
+    would. It pickles as the state's core and deal (a state is rebuilt from
+    them: ``HandState.from_fast``)."""
+
+    state: HandState
+    seat: int
+    scores: tuple[int, ...]
+    hand: int
+    level: str
+    seed: int
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle the state as its core and deal (a state itself does not pickle)."""
+        s = self.state
+        return (
+            _rebuilt_job,
+            (s.core, s.deal, self.seat, self.scores, self.hand, self.level, self.seed),
+        )
+
+
+def _rebuilt_job(
+    core: FastHand,
+    deal: Deal,
+    seat: int,
+    scores: tuple[int, ...],
+    hand: int,
+    level: str,
+    seed: int,
+) -> BotJob:
+    return BotJob(HandState.from_fast(core, deal), seat, scores, hand, level, seed)
+
+
+def run_bot_job(job: BotJob) -> dict[str, Any]:
+    """The entry the job's bot plays (``{"hand", "seat", "action"}``): a pure
+    function of the job. A Cutthroat maker's merge and keep make one entry, as
+    records write them: no entry (and no pause) shows the other seats a merge
+    before its keep."""
+    bot = make_level_bot(job.level, job.seed)
+    action = decide(bot, job.state, job.seat, job.scores)
+    if action.is_merge:
+        action = decide(bot, job.state.apply(action, job.seat), job.seat, job.scores)
+    return {"hand": job.hand, "seat": job.seat, "action": str(action)}
 
 
 class Game:
@@ -340,12 +390,11 @@ class Game:
     def _entry(self, seat: int, action: Action) -> dict[str, Any]:
         return {"hand": len(self.match.hands), "seat": seat, "action": str(action)}
 
-    def bot_entry(self, level: str | None = None) -> dict[str, Any] | None:
-        """The entry the bot to act plays now (deterministic: seeded by table, hand, seq).
-
-        ``level``: play this level instead of the seat's (the server's fallback to
-        ``rule`` after a failed bot). Runs the search (CPU work: call it in a worker
-        thread). Only the chosen entry is stored: a replay never runs a bot again."""
+    def bot_job(self, level: str | None = None) -> BotJob | None:
+        """The decision of the bot to act now, as a :class:`BotJob` (None: no bot
+        to act). ``level``: play this level instead of the seat's (the server's
+        fallback to ``rule`` after a failed bot); the seed follows from the table
+        seed, the hand and the ``seq``."""
         seat = self.bot_to_act()
         state = self.current
         if seat is None or state is None:
@@ -354,13 +403,23 @@ class Game:
         parts: tuple[object, ...] = ("bot", len(self.match.hands), self.seq)
         if level == "rule" and self.seats[seat]["level"] != "rule":
             parts = ("fallback", len(self.match.hands), self.seq)
-        bot = make_level_bot(level, derive_seed(self.seed, *parts))
-        action = decide(bot, state, seat, self.match.scores)
-        if action.is_merge:
-            # the bot's merge and keep make one entry, as records write them: no
-            # entry (and no pause) shows the other seats a merge before its keep
-            action = decide(bot, state.apply(action, seat), seat, self.match.scores)
-        return self._entry(seat, action)
+        return BotJob(
+            state=state,
+            seat=seat,
+            scores=tuple(self.match.scores),
+            hand=len(self.match.hands),
+            level=level,
+            seed=derive_seed(self.seed, *parts),
+        )
+
+    def bot_entry(self, level: str | None = None) -> dict[str, Any] | None:
+        """The entry the bot to act plays now (deterministic: seeded by table, hand, seq).
+
+        ``level``: as for :meth:`bot_job`. Runs the search (CPU work: the server
+        runs :func:`run_bot_job` in a worker process). Only the chosen entry is
+        stored: a replay never runs a bot again."""
+        job = self.bot_job(level)
+        return None if job is None else run_bot_job(job)
 
     def apply_entry(self, entry: dict[str, Any]) -> None:
         """Apply entry number ``self.seq`` (ValueError if it does not fit: a corrupt table)."""

@@ -262,6 +262,11 @@ function handle(msg) {
     hint = msg.suggest || [];
     hintSeq = state?.seq ?? -1;
     renderHint();
+  } else if (msg.type === "notice") {
+    if (msg.code === "bot_fallback") {
+      const name = table()?.seats?.[msg.seat]?.name ?? String(msg.seat);
+      toast(t("notice.bot_fallback", { name }));
+    }
   } else if (msg.type === "error") {
     pending = false;
     delete document.body.dataset.pending;
