@@ -58,7 +58,7 @@ class TableServer:
     async def start(self) -> None:
         """Open the store, listen for changes, and resume every table in play."""
         STOP_TEST_BOTS.clear()
-        self.pool.start()
+        await self.pool.ready()
         await self.store.open()
         await self.store.subscribe(self._on_change)
         for table_id, meta in await self.store.list_tables():

@@ -118,13 +118,22 @@ class BotPool:
         """Whether the bots think in worker processes (not threads)."""
         return self.workers > 0
 
-    def start(self) -> None:
-        """Start the worker processes (at once, so the first decision need not wait)."""
+    def start(self) -> list[concurrent.futures.Future[int]]:
+        """Start the worker processes (at once, so the first decision need not
+        wait); returns a future per worker, done once that worker answers."""
         if self.workers and self._executor is None and not self._stopped:
             self._executor = self._new_executor()
             # start them now: the first decision then does not wait for a start
-            for _ in range(self.workers):
-                self._executor.submit(os.getpid)
+            return [self._executor.submit(os.getpid) for _ in range(self.workers)]
+        return []
+
+    async def ready(self) -> None:
+        """Start the workers and wait until each has answered once (a start
+        under load takes a second or more: no decision's budget should pay
+        for it). A worker that cannot start is left to ``run`` to report."""
+        started = self.start()
+        if started:
+            await asyncio.wait([asyncio.wrap_future(f) for f in started], timeout=60)
 
     def _new_executor(self) -> concurrent.futures.ProcessPoolExecutor:
         return concurrent.futures.ProcessPoolExecutor(
