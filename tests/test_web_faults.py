@@ -205,7 +205,7 @@ def test_failing_and_slow_bots_fall_back_to_the_rule_bot(
         assert [n["seat"] for n in told] == [0, 1]
         assert told == [by_seat[0], by_seat[1]]
         late.close()
-        # the worker stuck on the slow bot is replaced one budget after it was
+        # the worker stuck on the slow bot is replaced as soon as it is
         # abandoned (the tests run one worker)
         replaced = "the bot pool is replaced: 1 of its workers are stuck"
         deadline = time.monotonic() + 10

@@ -177,20 +177,16 @@ class BotPool:
         executor: concurrent.futures.ProcessPoolExecutor,
         future: concurrent.futures.Future[Any],
     ) -> None:
-        """A call over budget: cancel it if it has not started; else give it one
-        more budget, then count it as stuck."""
-        if future.cancel() or future.done():
+        """A call over budget: cancel it if it has not started; else its worker
+        counts as stuck at once (the result would be thrown away), and once half
+        the workers are stuck the pool is replaced, so that the calls behind
+        them do not wait out their budgets too."""
+        if future.cancel() or future.done() or executor is not self._executor:
             return
-
-        def stuck() -> None:
-            if future.done() or executor is not self._executor:
-                return
-            self._stuck.add(future)
-            future.add_done_callback(self._stuck.discard)
-            if len(self._stuck) >= max(1, self.workers // 2):
-                self._replace(executor, f"{len(self._stuck)} of its workers are stuck")
-
-        asyncio.get_running_loop().call_later(self.timeout, stuck)
+        self._stuck.add(future)
+        future.add_done_callback(self._stuck.discard)
+        if len(self._stuck) >= max(1, self.workers // 2):
+            self._replace(executor, f"{len(self._stuck)} of its workers are stuck")
 
     def _replace(self, executor: concurrent.futures.ProcessPoolExecutor, why: str) -> None:
         """Put a fresh pool in place of ``executor``; retire the old one."""
