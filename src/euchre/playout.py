@@ -35,6 +35,7 @@ from .rules import Rules
 __all__ = [
     "COMPILED",
     "COMPILED_AVAILABLE",
+    "HandOutcome",
     "PlayoutError",
     "PlayoutTotals",
     "compiled_playouts",
