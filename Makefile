@@ -8,9 +8,9 @@ BIN     = $(VENV)/bin
 # missing and run as root; otherwise it says what to install and goes on.
 SYSTEM_PACKAGES = chromium fonts-liberation postgresql
 SYSDEPS_STAMP   = $(VENV)/.sysdeps-ok
-# The compiled solver (euchre._csolver): the editable install builds it in
+# The compiled solver and playouts (euchre._csolver, euchre._cplayout): the editable install builds them in
 # place, so a change to these reinstalls (the install goes on without a compiler).
-BUILD_INPUTS    = setup.py src/euchre/_solver.c
+BUILD_INPUTS    = setup.py src/euchre/_solver.c src/euchre/_playout.c
 
 .PHONY: play run test lint typecheck unit bench clean sysdeps
 

@@ -1,7 +1,8 @@
-"""Build of the compiled solver (``euchre._csolver``); the metadata is in pyproject.toml.
+"""Build of the compiled solver (``euchre._csolver``) and the compiled random
+playouts (``euchre._cplayout``); the metadata is in pyproject.toml.
 
-The extension is optional: without a working C compiler the install still
-succeeds and ``euchre.solver`` uses its pure-Python solver.
+The extensions are optional: without a working C compiler the install still
+succeeds and ``euchre.solver`` and ``euchre.playout`` use their pure-Python paths.
 """
 
 from setuptools import Extension, setup
@@ -13,6 +14,12 @@ setup(
             sources=["src/euchre/_solver.c"],
             extra_compile_args=["-O2"],
             optional=True,
-        )
+        ),
+        Extension(
+            "euchre._cplayout",
+            sources=["src/euchre/_playout.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
     ]
 )

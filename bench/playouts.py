@@ -7,6 +7,10 @@ processes (``--jobs``), one after another:
 - ours, fast path: ``FastHand.random(rules, dealer, rng)``
   then ``h.playout(rng)`` — partnership with the rules that match OpenSpiel,
   partnership with the default options, and Cutthroat (defaults);
+- ours, compiled: the C playouts (``euchre.playout.compiled_playouts``, the
+  extension ``euchre._cplayout``), a batch of hands per call with no Python
+  object per hand — partnership with OpenSpiel's rules, and Cutthroat; left
+  out, with a note, when the extension is not built;
 - ours, clean API: the immutable ``HandState`` loop (``legal_actions()``,
   ``rng.choice``, ``apply``) — the same rule sets;
 - OpenSpiel (``pyspiel``, ``allow_lone_defender=True``,
@@ -28,7 +32,9 @@ change of load on a shared machine falls on all of them alike. Usage::
 
 With ``--json`` exactly one JSON object is printed:
 ``{"ours_hands_per_s", "openspiel_hands_per_s", "ratio", ...}`` (partnership,
-fast path, OpenSpiel's rules), plus the other measurements as extra keys.
+fast path, OpenSpiel's rules), then ``compiled_ratio`` (and per CPU-s) when
+the compiled row was measured, plus the other measurements as extra keys
+(``compiled_hands_per_s``...).
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ from multiprocessing.synchronize import Barrier
 from typing import Any
 
 from euchre import Deal, FastHand, HandState, Rules
+from euchre.playout import COMPILED_AVAILABLE, compiled_playouts
 
 #: Our rules set to match OpenSpiel's euchre (lone defenders, stick the dealer).
 OPENSPIEL_RULES = Rules(
@@ -73,25 +80,34 @@ class Measurement:
 
 MEASUREMENTS: tuple[Measurement, ...] = (
     Measurement("ours", "ours", "fast", "partnership, OpenSpiel's rules"),
+    Measurement("compiled", "ours", "compiled", "partnership, OpenSpiel's rules"),
     Measurement("openspiel", "OpenSpiel", "python", "partnership, its rules"),
     Measurement("openspiel_outcomes", "OpenSpiel", "python", "same, chance_outcomes() draw"),
     Measurement("api", "ours", "clean API", "partnership, OpenSpiel's rules"),
     Measurement("partnership_default", "ours", "fast", "partnership, default options"),
     Measurement("partnership_default_api", "ours", "clean API", "partnership, default options"),
     Measurement("cutthroat", "ours", "fast", "cutthroat, default options"),
+    Measurement("cutthroat_compiled", "ours", "compiled", "cutthroat, default options"),
     Measurement("cutthroat_api", "ours", "clean API", "cutthroat, default options"),
 )
 
 _RULES_OF = {
     "ours": OPENSPIEL_RULES,
+    "compiled": OPENSPIEL_RULES,
     "api": OPENSPIEL_RULES,
     "partnership_default": Rules(variant="partnership"),
     "partnership_default_api": Rules(variant="partnership"),
     "cutthroat": Rules(),
+    "cutthroat_compiled": Rules(),
     "cutthroat_api": Rules(),
 }
 
-# --- one hand of each kind: returns the number of decisions taken ---------------
+#: The measurements that need the compiled playouts (euchre._cplayout).
+COMPILED_KEYS = frozenset(m.key for m in MEASUREMENTS if m.api == "compiled")
+#: Hands per call of the compiled batch (about a millisecond).
+COMPILED_BATCH = 1000
+
+# --- one call of each kind: returns the number of decisions taken ----------------
 
 
 def _ours_fast(rules: Rules, rng: random.Random) -> int:
@@ -153,7 +169,21 @@ def _check_openspiel_chance_uniform(game: Any, rng: random.Random) -> None:
         state.apply_action(actions[int(rng.random() * len(actions))])
 
 
-def _hand_function(key: str) -> Callable[[random.Random], int]:
+def _ours_compiled(rules: Rules, rng: random.Random) -> int:
+    """``COMPILED_BATCH`` hands in one call of the C playouts."""
+    return compiled_playouts(rules, COMPILED_BATCH, rng.getrandbits(64)).decisions
+
+
+def _hand_function(key: str) -> tuple[Callable[[random.Random], int], int]:
+    """The function playing one call of measurement ``key`` (it returns the
+    decisions taken) and the number of hands a call plays."""
+    if key in COMPILED_KEYS:
+        compiled_rules = _RULES_OF[key]
+        return (lambda rng: _ours_compiled(compiled_rules, rng)), COMPILED_BATCH
+    return _python_hand_function(key), 1
+
+
+def _python_hand_function(key: str) -> Callable[[random.Random], int]:
     if key.startswith("openspiel"):
         import pyspiel  # a dev dependency; imported here so ours runs without it
 
@@ -171,7 +201,7 @@ def _hand_function(key: str) -> Callable[[random.Random], int]:
 # --- worker processes ------------------------------------------------------------
 
 _barrier: Barrier | None = None
-_plays: dict[str, Callable[[random.Random], int]] = {}
+_plays: dict[str, tuple[Callable[[random.Random], int], int]] = {}
 
 
 def _init_worker(barrier: Barrier) -> None:
@@ -184,15 +214,17 @@ def _worker(task: tuple[str, float, int]) -> tuple[int, int, float, float]:
     seconds, CPU seconds of this process).
 
     The first task of a kind in a process warms up for 0.3 s; later ones
-    play a few hands only. Then all processes meet at a barrier and start."""
+    play a few calls only (a call: one hand, or a batch of compiled hands).
+    Then all processes meet at a barrier and start."""
     key, seconds, seed = task
     rng = random.Random(seed)
-    play = _plays.get(key)
-    if play is None:
-        play = _plays[key] = _hand_function(key)
+    known = _plays.get(key)
+    if known is None:
+        known = _plays[key] = _hand_function(key)
         warm_end = time.perf_counter() + 0.3
         while time.perf_counter() < warm_end:
-            play(rng)
+            known[0](rng)
+    play, per_call = known
     for _ in range(16):
         play(rng)
     assert _barrier is not None
@@ -205,7 +237,7 @@ def _worker(task: tuple[str, float, int]) -> tuple[int, int, float, float]:
     while now < end:
         for _ in range(16):
             decisions += play(rng)
-        hands += 16
+        hands += 16 * per_call
         now = time.perf_counter()
     return hands, decisions, now - start, time.process_time() - cpu_start
 
@@ -233,7 +265,11 @@ def measure_all(
     the total is the sum over processes."""
     ctx = mp.get_context()
     barrier = ctx.Barrier(jobs)
-    chosen = [(i, m) for i, m in enumerate(MEASUREMENTS) if keys is None or m.key in keys]
+    chosen = [
+        (i, m)
+        for i, m in enumerate(MEASUREMENTS)
+        if (keys is None or m.key in keys) and (COMPILED_AVAILABLE or m.key not in COMPILED_KEYS)
+    ]
     hands = {m.key: [0] * jobs for _, m in chosen}
     decisions = {m.key: 0 for _, m in chosen}
     elapsed = {m.key: [0.0] * jobs for _, m in chosen}
@@ -272,8 +308,8 @@ def format_table(
         f"({rounds} interleaved rounds), seed {seed}, "
         f"{os.cpu_count()} CPU(s), Python {sys.version.split()[0]}",
         "",
-        f"{'engine':10} {'API':10} {'variant / rules':31} {'hands/s':>9} "
-        f"{'per process':>17} {'per CPU-s':>10} {'CPU':>5} {'dec/hand':>9}",
+        f"{'engine':10} {'API':10} {'variant / rules':31} {'hands/s':>10} "
+        f"{'per process':>21} {'per CPU-s':>10} {'CPU':>5} {'dec/hand':>9}",
     ]
     lines.append("-" * len(lines[-1]))
     for m in MEASUREMENTS:
@@ -282,8 +318,8 @@ def format_table(
             continue
         per = " + ".join(f"{x:,.0f}" for x in r.per_process)
         lines.append(
-            f"{m.engine:10} {m.api:10} {m.variant:31} {r.hands_per_s:>9,.0f} "
-            f"{per:>17} {r.hands_per_cpu_s:>10,.0f} {r.cpu_share:>5.0%} "
+            f"{m.engine:10} {m.api:10} {m.variant:31} {r.hands_per_s:>10,.0f} "
+            f"{per:>21} {r.hands_per_cpu_s:>10,.0f} {r.cpu_share:>5.0%} "
             f"{r.decisions_per_hand:>9.1f}"
         )
     lines += [
@@ -292,7 +328,7 @@ def format_table(
         "CPU: share of the wall time the processes got; dec/hand: decisions per hand "
         "(OpenSpiel's 22 chance nodes not counted).",
     ]
-    for key, label in (("ours", "fast"), ("api", "clean API")):
+    for key, label in (("ours", "fast"), ("compiled", "compiled"), ("api", "clean API")):
         if key in results and "openspiel" in results:
             ours, theirs = results[key], results["openspiel"]
             lines.append(
@@ -300,6 +336,11 @@ def format_table(
                 f"{ours.hands_per_s / theirs.hands_per_s:.2f} wall, "
                 f"{ours.hands_per_cpu_s / theirs.hands_per_cpu_s:.2f} per CPU-s"
             )
+    if not COMPILED_AVAILABLE:
+        lines.append(
+            "ours compiled: not measured, the extension euchre._cplayout is not built "
+            "(no C compiler at install?)"
+        )
     busy = [m.key for m in MEASUREMENTS if m.key in results and results[m.key].cpu_share < 0.9]
     if busy:
         lines.append(
@@ -319,6 +360,12 @@ def to_json(results: dict[str, Result], jobs: int, seconds: float) -> dict[str, 
         "ratio": round(ours.hands_per_s / theirs.hands_per_s, 3),
         "ratio_per_cpu_s": round(ours.hands_per_cpu_s / theirs.hands_per_cpu_s, 3),
     }
+    if "compiled" in results:
+        compiled = results["compiled"]
+        out["compiled_ratio"] = round(compiled.hands_per_s / theirs.hands_per_s, 3)
+        out["compiled_ratio_per_cpu_s"] = round(
+            compiled.hands_per_cpu_s / theirs.hands_per_cpu_s, 3
+        )
     for key, r in results.items():
         if key not in ("ours", "openspiel"):
             out[f"{key}_hands_per_s"] = round(r.hands_per_s, 1)
@@ -396,6 +443,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.json and args.only and not {"ours", "openspiel"} <= set(args.only):
         p.error("--json reports ours and openspiel: include both in --only")
+    if args.only and not COMPILED_AVAILABLE and COMPILED_KEYS & set(args.only):
+        p.error("the compiled playouts (euchre._cplayout) are not built: no compiled rows")
     if args.only is None or any(k.startswith("openspiel") for k in args.only):
         try:
             import pyspiel  # noqa: F401

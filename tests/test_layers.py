@@ -34,7 +34,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("cards", ("cards",)),
     ("rules", ("rules",)),
     ("actions", ("actions",)),
-    ("hand", ("hand",)),
+    # the compiled random playouts (a C extension; its stub _cplayout.pyi) under
+    # their module
+    ("hand", ("hand", "_cplayout", "playout")),
     # the compiled solver (a C extension; its stub _csolver.pyi) under the solver
     ("solver", ("_csolver", "solver")),
     ("view", ("view",)),
