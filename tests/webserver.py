@@ -230,6 +230,11 @@ class Api:
         self.http.close()
 
 
+#: The pace of a scripted player's actions: under the server's limit of 20
+#: messages a second (``web.live.RATE_PER_SECOND``), with room for a hint or a ping.
+ACTIONS_PER_SECOND = 15.0
+
+
 class TableClient:
     """One WebSocket on a table: says hello, keeps every message, acts."""
 
@@ -249,6 +254,7 @@ class TableClient:
         self.messages: list[dict[str, Any]] = []
         self.latest: dict[str, Any] | None = None
         self.acted_seq: int | None = None
+        self.last_action = 0.0  # time.monotonic() of the last action sent
         if hello:
             self.send({"type": "hello", "token": token})
 
@@ -319,8 +325,14 @@ class TableClient:
         )
 
     def act(self, action: str) -> None:
-        """Send ``action`` on the latest state."""
+        """Send ``action`` on the latest state, at most ``ACTIONS_PER_SECOND`` a
+        second: with the bots answering in milliseconds a scripted player
+        would otherwise outrun the server's rate limit (``rate_limited``)."""
         assert self.latest is not None
+        wait = self.last_action + 1.0 / ACTIONS_PER_SECOND - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self.last_action = time.monotonic()
         self.acted_seq = self.latest["seq"]
         self.send(
             {"type": "action", "token": self.token, "action": action, "seq": self.latest["seq"]}
