@@ -6,6 +6,7 @@ winners, points) was worked out by hand from RULES.md.
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -1413,3 +1414,13 @@ def test_reasons_for_a_person_and_with_suit_symbols() -> None:
     )
     assert s.why_illegal(act("play AD"), you=True) == "you don't hold AD"
     assert s.why_illegal(act("play 9S")) is None
+
+
+def test_a_state_pickles_as_its_core_and_deal() -> None:
+    """A state crosses to a worker process (the web's bots): pickled and back, it is
+    the same hand at the same point, and plays on the same."""
+    s = run(new_hand(CUT, 0, DEAL_A), "1 order", "0 decline", "1 keep AS KS QS 9D TD")
+    back = pickle.loads(pickle.dumps(s))
+    assert back.history == s.history and back.phase is s.phase and back.to_act == s.to_act
+    assert back.deal == s.deal and back.hand(1) == s.hand(1)
+    assert back.apply(act("pass")).history == s.apply(act("pass")).history

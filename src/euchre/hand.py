@@ -960,6 +960,10 @@ class HandState:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("HandState is immutable; use apply()")
 
+    def __reduce__(self) -> tuple[object, tuple[FastHand, Deal]]:
+        """Pickle as the core and the deal (for worker processes)."""
+        return (HandState.from_fast, (self._h, self._deal))
+
     # -- the basics ----------------------------------------------------------
     @property
     def rules(self) -> Rules:

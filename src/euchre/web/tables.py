@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from ..actions import Action, ActionError
 from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS, Bot, decide, make_bot
-from ..hand import Deal, FastHand, HandState, IllegalActionError
+from ..hand import Deal, HandState, IllegalActionError
 from ..match import Match
 from ..record import hand_record, match_record
 from ..rules import Rules
@@ -193,8 +193,7 @@ class BotJob:
     """One bot decision, all of it: the state, the seat, the match score, the
     hand's number, the level and the bot's seed. :func:`run_bot_job` makes the
     decision from it alone, so a worker process decides exactly as the server
-    would. It pickles as the state's core and deal (a state is rebuilt from
-    them: ``HandState.from_fast``)."""
+    would (it pickles: a state pickles as its core and deal)."""
 
     state: HandState
     seat: int
@@ -202,26 +201,6 @@ class BotJob:
     hand: int
     level: str
     seed: int
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickle the state as its core and deal (a state itself does not pickle)."""
-        s = self.state
-        return (
-            _rebuilt_job,
-            (s.core, s.deal, self.seat, self.scores, self.hand, self.level, self.seed),
-        )
-
-
-def _rebuilt_job(
-    core: FastHand,
-    deal: Deal,
-    seat: int,
-    scores: tuple[int, ...],
-    hand: int,
-    level: str,
-    seed: int,
-) -> BotJob:
-    return BotJob(HandState.from_fast(core, deal), seat, scores, hand, level, seed)
 
 
 def run_bot_job(job: BotJob) -> dict[str, Any]:
