@@ -24,7 +24,7 @@ or ``Deal.random(rules, rng)`` with an explicit ``Random``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
@@ -132,8 +132,14 @@ class Deal:
     @classmethod
     def random(cls, rules: Rules, rng: Random) -> Deal:
         """Shuffle the rules' deck with ``rng`` and deal it."""
+        return cls.from_order(rules, shuffled_deck(rules.deck, rng))
+
+    @classmethod
+    def from_order(cls, rules: Rules, order: Sequence[int]) -> Deal:
+        """Deal the rules' deck in this order of card ids (not checked): five
+        cards a seat, then the dummy (Cutthroat), then the kitty."""
         allc = Card._all
-        cards = [allc[i] for i in shuffled_deck(rules.deck, rng)]
+        cards = [allc[i] for i in order]
         n = rules.seats
         hands = tuple(tuple(cards[5 * i : 5 * i + 5]) for i in range(n))
         pos = 5 * n
@@ -728,12 +734,14 @@ class FastHand:
     def _score(self) -> None:
         self.phase = _OV
         self.turn = -1
+        self.points = self.points_for(self.side_tricks())
+
+    def side_tricks(self) -> int:
+        """The tricks the maker's side has taken so far (maker settled)."""
         m = self.maker
         if self.cut:
-            made = self.tricks[m]
-        else:
-            made = self.tricks[m & 1] + self.tricks[(m & 1) + 2]
-        self.points = self.points_for(made)
+            return self.tricks[m]
+        return self.tricks[m & 1] + self.tricks[(m & 1) + 2]
 
     def points_for(self, made: int) -> list[int]:
         """Each seat's points if the maker's side ends the hand with ``made``

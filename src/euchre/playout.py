@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from random import Random
 from types import ModuleType
 
-from .cards import Card
 from .hand import Deal, FastHand
 from .rules import Rules
 
@@ -120,15 +119,6 @@ def _compiled() -> ModuleType:
     return _cplayout
 
 
-def _deal_of(rules: Rules, order: bytes) -> Deal:
-    """The deal of a shuffled deck, dealt as ``Deal.random`` deals it."""
-    cards = [Card(i) for i in order]
-    n = rules.seats
-    hands = tuple(tuple(cards[5 * i : 5 * i + 5]) for i in range(n))
-    dummy = tuple(cards[15:20]) if rules.cutthroat else ()
-    return Deal(hands, dummy, tuple(cards[20:]))
-
-
 def compiled_random_hand(rules: Rules, dealer: int, seed: int) -> HandOutcome:
     """One random hand dealt by ``dealer`` on the compiled path, from ``seed``
     (taken modulo 2**64): (the deal, the history, the points per seat)."""
@@ -141,7 +131,7 @@ def compiled_random_hand(rules: Rules, dealer: int, seed: int) -> HandOutcome:
         dealer,
         seed & _SEED_MASK,
     )
-    return _deal_of(rules, order), history, points
+    return Deal.from_order(rules, order), history, points
 
 
 def pure_random_hand(rules: Rules, dealer: int, seed: int) -> HandOutcome:
@@ -188,9 +178,7 @@ def pure_playouts(rules: Rules, n: int, seed: int) -> PlayoutTotals:
             thrown_in += 1
             continue
         alone += bool(h.alone)
-        m = h.maker
-        t = h.tricks
-        made[t[m] if h.cut else t[m & 1] + t[(m & 1) + 2]] += 1
+        made[h.side_tricks()] += 1
         for s in range(seats):
             points[s] += h.points[s]
     return PlayoutTotals(n, decisions, thrown_in, alone, tuple(made), tuple(points))

@@ -29,7 +29,7 @@ from ..cards import EFFECTIVE_SUIT, POWER
 from ..hand import HandState, Phase
 from ..view import View
 from .rule import RuleBot, strength
-from .scoring import side_tricks, utility, utility_row
+from .scoring import utility, utility_row
 from .search import finish_hand
 
 __all__ = ["CheatBot"]
@@ -92,7 +92,7 @@ class CheatBot:
             h.step(a.code)
             if h.over and not h.thrown_in:
                 row = utility_row(h, seat, sc)
-                t = side_tricks(h)
+                t = h.side_tricks()
                 value[a], mine[a] = row[t], float(t if h.on_maker_side(seat) else 5 - t)
                 continue
             done = finish_hand(h, state, self.model, "solve", None, seat)

@@ -16,7 +16,7 @@ from ..hand import FastHand
 from ..match import winners_of
 from ..rules import Rules
 
-__all__ = ["MATCH_WIN", "points_table", "side_tricks", "utility", "utility_row"]
+__all__ = ["MATCH_WIN", "points_table", "utility", "utility_row"]
 
 #: Extra utility for a hand that wins the match (minus for one that loses it).
 MATCH_WIN: Final = 4.0
@@ -61,8 +61,3 @@ def utility_row(h: FastHand, seat: int, scores: Sequence[int]) -> list[float]:
     trump, maker and lone players settled)."""
     r = h.rules
     return [utility(p, seat, r, scores) for p in points_table(h)]
-
-
-def side_tricks(h: FastHand) -> int:
-    """The tricks the maker's side has taken so far."""
-    return sum(h.tricks[s] for s in range(h.n) if h.on_maker_side(s))

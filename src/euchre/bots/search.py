@@ -89,7 +89,7 @@ from ..rules import Rules
 from ..solver import Solver
 from ..view import View
 from .rule import RuleBot, strength
-from .scoring import points_table, side_tricks, utility, utility_row
+from .scoring import points_table, utility, utility_row
 
 __all__ = [
     "LEVELS",
@@ -294,7 +294,7 @@ def finish_hand(
         h.step(rule.choose(v, v.legal).code)
     if h.thrown_in:
         return None
-    return tuple(h.points), side_tricks(h)
+    return tuple(h.points), h.side_tricks()
 
 
 # -- the bot ------------------------------------------------------------------------------
@@ -477,7 +477,7 @@ class SearchBot:
                 child.step(code)
                 while not child.over:
                     child.step(child.legal_codes()[0])
-                out[code] = side_tricks(child)
+                out[code] = child.side_tricks()
             return out
         self.solves += 1
         vals = Solver(h).move_values()
