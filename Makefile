@@ -8,9 +8,10 @@ BIN     = $(VENV)/bin
 # missing and run as root; otherwise it says what to install and goes on.
 SYSTEM_PACKAGES = chromium fonts-liberation postgresql
 SYSDEPS_STAMP   = $(VENV)/.sysdeps-ok
-# The compiled solver and playouts (euchre._csolver, euchre._cplayout): the editable install builds them in
+# The compiled solver, playouts and search (euchre._csolver, _cplayout, _csearch): the editable install builds them in
 # place, so a change to these reinstalls (the install goes on without a compiler).
-BUILD_INPUTS    = setup.py src/euchre/_solver.c src/euchre/_playout.c
+BUILD_INPUTS    = setup.py src/euchre/_solver.c src/euchre/_playout.c src/euchre/_csearch.c \
+                  src/euchre/_core.h src/euchre/_rule.h
 
 .PHONY: play run test lint typecheck unit bench clean sysdeps
 

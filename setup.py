@@ -1,8 +1,10 @@
-"""Build of the compiled solver (``euchre._csolver``) and the compiled random
-playouts (``euchre._cplayout``); the metadata is in pyproject.toml.
+"""Build of the compiled solver (``euchre._csolver``), the compiled random
+playouts (``euchre._cplayout``) and the compiled search (``euchre._csearch``);
+the metadata is in pyproject.toml.
 
 The extensions are optional: without a working C compiler the install still
-succeeds and ``euchre.solver`` and ``euchre.playout`` use their pure-Python paths.
+succeeds and ``euchre.solver``, ``euchre.playout`` and ``euchre.bots.search``
+use their pure-Python paths.
 """
 
 from setuptools import Extension, setup
@@ -12,6 +14,13 @@ setup(
         Extension(
             "euchre._csolver",
             sources=["src/euchre/_solver.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(
+            "euchre._csearch",
+            sources=["src/euchre/_csearch.c"],
+            depends=["src/euchre/_core.h", "src/euchre/_rule.h", "src/euchre/_solver.c"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

@@ -514,6 +514,10 @@ static void play(Core *s, int seat, int c) {
 
 /* -- the Python type ---------------------------------------------------------- */
 
+/* _csearch.c includes this file for the search above (EUCHRE_SOLVER_CORE_ONLY):
+ * its Core structs are made there without the Python type and module below. */
+#ifndef EUCHRE_SOLVER_CORE_ONLY
+
 static int enter(Core *s) {
     if (s->busy) {
         PyErr_SetString(PyExc_RuntimeError, "this solver is in use by another thread");
@@ -854,3 +858,5 @@ static struct PyModuleDef moduledef = {
 };
 
 PyMODINIT_FUNC PyInit__csolver(void) { return PyModuleDef_Init(&moduledef); }
+
+#endif /* EUCHRE_SOLVER_CORE_ONLY */
