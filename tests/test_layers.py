@@ -50,6 +50,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "bots.random_bot",
             "bots.rule",
             "bots.scoring",
+            # the compiled search (a C extension; its stub _csearch.pyi) under
+            # its bridge, under the search bot
+            "_csearch",
+            "bots.compiled",
             "bots.search",
             "bots.cheat",
             "bots.registry",

@@ -131,15 +131,15 @@ static PyObject *Hand_new(PyTypeObject *tp, PyObject *args, PyObject *kwds) {
         return NULL;
     }
     if (!PyList_Check(hands) || PyList_GET_SIZE(hands) != r.n || !PyList_Check(kitty) ||
-        PyList_GET_SIZE(kitty) < 1 || PyList_GET_SIZE(kitty) > 8) {
-        PyErr_SetString(PyExc_TypeError, "hands: a mask per seat; kitty: 1 to 8 card ids");
+        PyList_GET_SIZE(kitty) < 1 || PyList_GET_SIZE(kitty) > 16) {
+        PyErr_SetString(PyExc_TypeError, "hands: a mask per seat; kitty: 1 to 16 card ids");
         return NULL;
     }
     uint64_t hm[4] = {0, 0, 0, 0};
     for (int s = 0; s < r.n; s++)
         if (cs_mask(PyList_GET_ITEM(hands, s), &hm[s]) < 0)
             return NULL;
-    int8_t kt[8];
+    int8_t kt[16];
     int nk = (int)PyList_GET_SIZE(kitty);
     for (int i = 0; i < nk; i++) {
         int c;
@@ -240,7 +240,7 @@ static PyObject *Hand_state(HandObject *self, PyObject *Py_UNUSED(ignored)) {
     PyObject *picked = h->picked < 0 ? Py_None : h->picked ? Py_True : Py_False;
     return Py_BuildValue(
         "{s:N,s:K,s:i,s:i,s:i,s:i,s:i,s:O,s:i,s:i,s:K,s:O,s:N,s:i,s:N,s:i,s:N,s:i,s:N,s:N,s:N,"
-        "s:N,s:O,s:i,s:N}",
+        "s:N,s:O,s:i,s:N,s:N}",
         "hands", mask_list(h->hands, n), "dummy", (unsigned long long)h->dummy, "phase",
         h->phase, "turn", h->turn, "trump", h->trump, "maker", h->maker, "upsuit", h->upsuit,
         "picked", picked, "may_decline", h->may_decline, "dealer_discard", h->dealer_discard,
@@ -250,7 +250,7 @@ static PyObject *Hand_state(HandObject *self, PyObject *Py_UNUSED(ignored)) {
         small_list(h->trick, h->ntrick), "nbid", h->nbid, "tricks", small_list(h->tricks, n),
         "trick_log", log, "calls", calls, "points", small_list(h->points, n), "thrown_in",
         h->thrown_in ? Py_True : Py_False, "winner", h->winner, "kitty",
-        small_list(h->kitty, h->nkitty));
+        small_list(h->kitty, h->nkitty), "deal_hands", mask_list(h->deal_hands, n));
 }
 
 static PyObject *Hand_rule_code(HandObject *self, PyObject *Py_UNUSED(ignored)) {
@@ -279,6 +279,7 @@ static void Hand_dealloc(PyObject *self) {
 static PyObject *Hand_finish(HandObject *self, PyObject *arg);
 static PyObject *Hand_weight(HandObject *self, PyObject *args);
 static PyObject *Hand_rule_keep(HandObject *self, PyObject *Py_UNUSED(ignored));
+static PyObject *Hand_move_tricks(HandObject *self, PyObject *arg);
 
 static PyMethodDef Hand_methods[] = {
     {"step", (PyCFunction)Hand_step, METH_O, "Apply a legal action code (ValueError if illegal)."},
@@ -296,6 +297,8 @@ static PyMethodDef Hand_methods[] = {
      "SearchBot.weight(seat, infer_plays, floor) on this (full) hand."},
     {"rule_keep", (PyCFunction)Hand_rule_keep, METH_NOARGS,
      "SearchBot.rule_keep: (hand, probability)."},
+    {"move_tricks", (PyCFunction)Hand_move_tricks, METH_O,
+     "SearchBot._move_tricks: the maker side's tricks after each of a list of codes."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -483,6 +486,1009 @@ static PyObject *Hand_rule_keep(HandObject *self, PyObject *Py_UNUSED(ignored)) 
     return Py_BuildValue("(Nd)", hand_wrap(Py_TYPE(self), &out), p);
 }
 
+/* --- the generator -------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t s[4];
+} Rng;
+
+static inline uint64_t cs_splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void rng_seed(Rng *r, uint64_t seed) {
+    for (int i = 0; i < 4; i++)
+        r->s[i] = cs_splitmix64(&seed);
+}
+
+static inline uint64_t cs_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t rng_next(Rng *r) {
+    uint64_t *s = r->s;
+    uint64_t out = cs_rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = cs_rotl(s[3], 45);
+    return out;
+}
+
+/* uniform in [0, k), exact (Lemire's method with rejection) */
+static inline uint32_t rng_below(Rng *r, uint32_t k) {
+    uint64_t m = (uint64_t)(uint32_t)(rng_next(r) >> 32) * k;
+    uint32_t low = (uint32_t)m;
+    if (low < k) {
+        uint32_t t = -k % k;
+        while (low < t) {
+            m = (uint64_t)(uint32_t)(rng_next(r) >> 32) * k;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/* uniform in [0, 1) with 53 bits */
+static inline double rng_unit(Rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
+
+static void rng_shuffle(Rng *r, int8_t *a, int n) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(r, (uint32_t)(i + 1));
+        int8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+/* --- what a seat knows, and dealing out the rest (view._Sampler) ----------------- */
+
+#define MAX_UNITS 40
+#define MAX_SLOTS 8
+enum { SLOT_HAND = 0, SLOT_DISCARD = 4, SLOT_MAKER_DISCARDS = 5, SLOT_DUMMY = 6, SLOT_KITTY = 7 };
+
+typedef struct {
+    Rules r;
+    int seat, dealer, phase, up, picked, merged, maker, trump;
+    uint64_t hand, dummy;
+    int8_t discards[8];
+    int ndiscards;
+    int8_t hist_seat[CH_MAX_HISTORY];
+    int64_t hist_code[CH_MAX_HISTORY]; /* -1: a pick-up hidden from the seat, -2: a keep */
+    int nhist;
+    uint64_t played[4];
+    /* worked out once */
+    int nslots;
+    int slot_kind[MAX_SLOTS]; /* SLOT_HAND + seat, or another SLOT_* */
+    int nunits;
+    uint64_t unit_mask[MAX_UNITS];
+    int8_t unit_slot[MAX_UNITS];
+    int8_t cards[MAX_UNITS];
+} Known;
+
+/* _Sampler.__init__: the slots and the places the unseen cards go. 0, or -1
+ * with a message in ``err``. */
+static int known_prepare(Known *k, const uint64_t *void_mask, const char **err) {
+    const Rules *r = &k->r;
+    int n = r->n, me = k->seat;
+    uint64_t deck = CH_DECK[r->deck];
+    int up = k->up;
+    uint64_t all_played = 0;
+    for (int s = 0; s < n; s++)
+        all_played |= k->played[s];
+    uint64_t own = 0;
+    for (int i = 0; i < k->ndiscards; i++)
+        own |= 1ULL << k->discards[i];
+    uint64_t known = k->hand | own | k->dummy | all_played | 1ULL << up;
+    uint64_t unknown = deck & ~known;
+    int up_hidden = k->picked == 1 && me != k->dealer && !(all_played >> up & 1);
+    if (up_hidden)
+        unknown |= 1ULL << up;
+    int kinds[MAX_SLOTS], sizes[MAX_SLOTS];
+    uint64_t masks[MAX_SLOTS];
+    int ns = 0;
+    for (int s = 0; s < n; s++) {
+        if (s == me)
+            continue;
+        kinds[ns] = SLOT_HAND + s;
+        sizes[ns] = 5 - ch_popcount(k->played[s]);
+        masks[ns++] = deck & ~void_mask[s];
+    }
+    if (k->picked == 1 && me != k->dealer) {
+        kinds[ns] = SLOT_DISCARD;
+        sizes[ns] = 1;
+        masks[ns++] = deck;
+    }
+    if (k->merged && me != k->maker) {
+        kinds[ns] = SLOT_MAKER_DISCARDS;
+        sizes[ns] = 5;
+        masks[ns++] = deck;
+    }
+    if (r->cut && !k->merged && !k->dummy) {
+        kinds[ns] = SLOT_DUMMY;
+        sizes[ns] = 5;
+        masks[ns++] = deck;
+    }
+    kinds[ns] = SLOT_KITTY;
+    sizes[ns] = r->deck - 5 * (n + (r->cut ? 1 : 0)) - 1;
+    masks[ns++] = deck;
+    int nu = 0;
+    for (int i = 0; i < ns; i++) {
+        int kind = kinds[i];
+        int up_slot = kind == SLOT_HAND + k->dealer ||
+                      (kind == SLOT_DISCARD && (r->flags & R_DISCARD_UP)) ||
+                      (kind == SLOT_MAKER_DISCARDS && k->merged && k->maker == k->dealer);
+        uint64_t m = masks[i];
+        if (up_hidden && !up_slot)
+            m &= ~(1ULL << up);
+        for (int j = 0; j < sizes[i]; j++) {
+            if (nu >= MAX_UNITS) {
+                *err = "too many unseen places";
+                return -1;
+            }
+            k->unit_mask[nu] = m;
+            k->unit_slot[nu++] = (int8_t)i;
+        }
+        k->slot_kind[i] = kind;
+    }
+    k->nslots = ns;
+    k->nunits = nu;
+    int nc = 0;
+    uint64_t u = unknown;
+    while (u) {
+        if (nc >= MAX_UNITS) {
+            *err = "too many unseen cards";
+            return -1;
+        }
+        k->cards[nc++] = (int8_t)ch_lsb(u);
+        u &= u - 1;
+    }
+    if (nc != nu) {
+        *err = "the unseen cards do not fill the unseen places";
+        return -1;
+    }
+    return 0;
+}
+
+/* _match: a random perfect matching of the cards to the units (Kuhn's
+ * algorithm on a shuffled order); 0 if found (``out``: a card per unit). */
+typedef struct {
+    const Known *k;
+    int8_t adj[MAX_UNITS][MAX_UNITS];
+    int8_t nadj[MAX_UNITS];
+    int8_t owner[MAX_UNITS]; /* card index per unit */
+    uint8_t seen[MAX_UNITS];
+} Matcher;
+
+static int try_card(Matcher *m, int ci) {
+    for (int i = 0; i < m->nadj[ci]; i++) {
+        int u = m->adj[ci][i];
+        if (m->seen[u])
+            continue;
+        m->seen[u] = 1;
+        if (m->owner[u] < 0 || try_card(m, m->owner[u])) {
+            m->owner[u] = (int8_t)ci;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int match_cards(const Known *k, Rng *r, int8_t *out) {
+    Matcher m;
+    int n = k->nunits;
+    int8_t order[MAX_UNITS];
+    for (int i = 0; i < n; i++)
+        order[i] = (int8_t)i; /* card indices */
+    rng_shuffle(r, order, n);
+    for (int i = 0; i < n; i++) {
+        int ci = order[i], c = k->cards[ci], na = 0;
+        for (int u = 0; u < n; u++)
+            if (k->unit_mask[u] >> c & 1)
+                m.adj[ci][na++] = (int8_t)u;
+        rng_shuffle(r, m.adj[ci], na);
+        m.nadj[ci] = (int8_t)na;
+        m.owner[i] = -1;
+    }
+    for (int i = 0; i < n; i++) {
+        memset(m.seen, 0, sizeof m.seen);
+        if (!try_card(&m, order[i]))
+            return -1;
+    }
+    for (int u = 0; u < n; u++)
+        out[u] = k->cards[m.owner[u]];
+    return 0;
+}
+
+#define SAMPLER_TRIES 12
+
+/* _Sampler.__call__: a deal consistent with what the seat knows, replayed
+ * to the present (``out``). 0, or -1 if none is consistent / it does not
+ * replay (a bug). */
+static int known_draw(const Known *k, Rng *r, Hand *out) {
+    const Rules *rl = &k->r;
+    int n = rl->n, me = k->seat, up = k->up, maker = k->maker, dealer = k->dealer;
+    int nu = k->nunits;
+    int8_t order[MAX_UNITS];
+    memcpy(order, k->cards, (size_t)nu);
+    int ok = 0;
+    for (int t = 0; t < SAMPLER_TRIES && !ok; t++) {
+        rng_shuffle(r, order, nu);
+        ok = 1;
+        for (int u = 0; u < nu; u++)
+            if (!(k->unit_mask[u] >> order[u] & 1)) {
+                ok = 0;
+                break;
+            }
+    }
+    if (!ok && match_cards(k, r, order) < 0)
+        return -1;
+    uint64_t filled[MAX_SLOTS] = {0};
+    int8_t kitty[16];
+    int nk = 1;
+    kitty[0] = (int8_t)up;
+    for (int u = 0; u < nu; u++) {
+        int sl = k->unit_slot[u];
+        filled[sl] |= 1ULL << order[u];
+        if (k->slot_kind[sl] == SLOT_KITTY && nk < 16)
+            kitty[nk++] = order[u];
+    }
+    uint64_t cur[4] = {0, 0, 0, 0}, fdiscard = 0, fmaker = 0, fdummy = 0;
+    int has_fdummy = 0;
+    for (int i = 0; i < k->nslots; i++) {
+        int kind = k->slot_kind[i];
+        if (kind < SLOT_DISCARD)
+            cur[kind - SLOT_HAND] = filled[i];
+        else if (kind == SLOT_DISCARD)
+            fdiscard = filled[i];
+        else if (kind == SLOT_MAKER_DISCARDS)
+            fmaker = filled[i];
+        else if (kind == SLOT_DUMMY) {
+            fdummy = filled[i];
+            has_fdummy = 1;
+        }
+    }
+    cur[me] = k->hand;
+    int x = -1;
+    if (k->picked == 1)
+        x = me == dealer ? k->discards[0] : ch_lsb(fdiscard);
+    uint64_t mdisc = 0;
+    if (k->merged && maker >= 0) {
+        if (me == maker) {
+            int from = (me == dealer && k->picked == 1) ? 1 : 0;
+            for (int i = from; i < k->ndiscards; i++)
+                mdisc |= 1ULL << k->discards[i];
+        } else {
+            mdisc = fmaker;
+        }
+    }
+    uint64_t orig[4] = {0, 0, 0, 0};
+    for (int s = 0; s < n; s++)
+        orig[s] = cur[s] | k->played[s];
+    uint64_t kept_mask = (k->merged && maker >= 0) ? orig[maker] : 0;
+    uint64_t dummy_mask = 0;
+    if (rl->cut) {
+        if (k->merged && maker >= 0) {
+            if (me == maker) {
+                dummy_mask = k->dummy;
+            } else {
+                uint64_t pool = orig[maker] | mdisc;
+                if (k->picked == 1 && maker == dealer)
+                    pool &= ~(1ULL << up);
+                int8_t ch[16];
+                int nc = 0;
+                while (pool && nc < 16) {
+                    ch[nc++] = (int8_t)ch_lsb(pool);
+                    pool &= pool - 1;
+                }
+                /* five of them, uniformly (a partial Fisher-Yates) */
+                for (int i = 0; i < 5 && i < nc; i++) {
+                    int j = i + (int)rng_below(r, (uint32_t)(nc - i));
+                    int8_t t = ch[i];
+                    ch[i] = ch[j];
+                    ch[j] = t;
+                    dummy_mask |= 1ULL << ch[i];
+                }
+            }
+            orig[maker] = (orig[maker] | mdisc) & ~dummy_mask;
+        } else {
+            dummy_mask = has_fdummy ? fdummy : k->dummy;
+        }
+    }
+    if (k->picked == 1)
+        orig[dealer] = (orig[dealer] | 1ULL << x) & ~(1ULL << up);
+    ch_new(out, rl, dealer, orig, dummy_mask, kitty, nk);
+    for (int i = 0; i < k->nhist; i++) {
+        int64_t code = k->hist_code[i];
+        uint64_t c;
+        if (code == -1)
+            c = K_PICKUP | (uint64_t)x << 4;
+        else if (code == -2)
+            c = K_KEEP | kept_mask << 4;
+        else
+            c = (uint64_t)code;
+        if (out->turn != k->hist_seat[i] || ch_step_recorded(out, c) < 0)
+            return -2;
+    }
+    if (k->phase == P_KEEP)
+        ch_step(out, K_MERGE);
+    return 0;
+}
+
+/* --- weighed samples (SearchBot._samples) ------------------------------------------ */
+
+#define WEIGHT_FLOOR 1e-5 /* search._FLOOR */
+
+typedef struct {
+    Hand h;
+    double w;
+} Sample;
+
+/* ``n_draw`` = k x oversample deals drawn and weighed, then k resampled by
+ * weight (systematic resampling); into ``out`` (room for n_draw), returns
+ * the number listed, or -1 (no consistent deal) / -2 (a bug: a sampled deal
+ * does not replay). */
+static int weighed_samples(const Known *kn, Rng *r, int k, int oversample, int infer_plays,
+                           Sample *draws, Sample *out) {
+    int n = k * (oversample > 1 ? oversample : 1);
+    int rekeep = kn->merged && kn->maker >= 0 && kn->maker != kn->seat;
+    double total = 0.0;
+    for (int i = 0; i < n; i++) {
+        Hand st;
+        int e = known_draw(kn, r, &st);
+        if (e < 0)
+            return e;
+        double f = 1.0;
+        if (rekeep)
+            f = cs_rule_keep(&st, &draws[i].h);
+        else
+            draws[i].h = st;
+        draws[i].w = f * cs_weight(&draws[i].h, kn->seat, infer_plays, WEIGHT_FLOOR);
+    }
+    for (int i = 0; i < n; i++)
+        total += draws[i].w;
+    if (total <= 0) {
+        for (int i = 0; i < k; i++) {
+            out[i].h = draws[i].h;
+            out[i].w = 1.0 / k;
+        }
+        return k;
+    }
+    if (n == k) {
+        for (int i = 0; i < n; i++) {
+            out[i].h = draws[i].h;
+            out[i].w = draws[i].w / total;
+        }
+        return n;
+    }
+    double step = total / k;
+    double mark = rng_unit(r) * step;
+    double acc = 0.0;
+    int taken = 0, m = 0;
+    for (int j = 0; j < n; j++) {
+        acc += draws[j].w;
+        int c = 0;
+        while (mark < acc && taken < k) {
+            c++;
+            taken++;
+            mark += step;
+        }
+        if (c) {
+            out[m].h = draws[j].h;
+            out[m].w = c; /* divided by taken below */
+            m++;
+        }
+    }
+    for (int i = 0; i < m; i++)
+        out[i].w = out[i].w / taken;
+    return m;
+}
+
+/* --- the solved card play (SearchBot._move_tricks) -------------------------------- */
+
+static uint8_t NUMBERING[4][33]; /* solver.py _numbering: each card id's solver number, 255: none */
+
+static void build_numbering(void) {
+    for (int t = 0; t < 4; t++) {
+        memset(NUMBERING[t], 255, 33);
+        int fields[4], nf = 0;
+        for (int s = 0; s < 4; s++)
+            if (s != t)
+                fields[nf++] = s;
+        fields[nf++] = t;
+        for (int f = 0; f < 4; f++) {
+            int suit = fields[f];
+            int ids[16], k = 0;
+            for (int c = 0; c < 33; c++)
+                if (CH_EFF[t][c] == suit)
+                    ids[k++] = c;
+            /* by power in that suit, lowest first (powers differ within a suit) */
+            for (int a = 1; a < k; a++)
+                for (int b = a; b > 0 && CH_POWER[t][suit][ids[b]] < CH_POWER[t][suit][ids[b - 1]];
+                     b--) {
+                    int x = ids[b];
+                    ids[b] = ids[b - 1];
+                    ids[b - 1] = x;
+                }
+            for (int j = 0; j < k; j++)
+                NUMBERING[t][ids[j]] = (uint8_t)(f * W + j);
+        }
+    }
+}
+
+/* A solver core for the play-phase hand ``h`` (CompiledSolver.__init__ and
+ * _csolver.core); 0, or -1 out of memory. Free with core_free. */
+static int core_init(Core *s, const Hand *h) {
+    memset(s, 0, sizeof *s);
+    const uint8_t *num = NUMBERING[h->trump];
+    for (int i = 0; i < 4 * W; i++)
+        s->ext[i] = -1;
+    for (int c = 0; c < 33; c++)
+        if (num[c] < 4 * W)
+            s->ext[num[c]] = c;
+    int active[4], nact = 0, n = h->n;
+    for (int t = 0; t < n; t++) {
+        if (h->out >> t & 1)
+            continue;
+        active[nact++] = t;
+        s->side[t] = ch_on_maker_side(h, t);
+        uint64_t ids = h->hands[t], m = 0;
+        while (ids) {
+            int c = ch_lsb(ids);
+            ids &= ids - 1;
+            m |= 1ULL << num[c];
+        }
+        s->hands[t] = m;
+        if (s->side[t])
+            s->won += h->tricks[t];
+    }
+    s->nact = nact;
+    for (int i = 0; i < nact; i++)
+        for (int j = 0; j < nact; j++)
+            s->orders[active[i]][j] = active[(i + j) % nact];
+    s->left = 5 - h->nlog;
+    s->order = h->leader;
+    s->turn = h->ntrick;
+    s->led = s->best = s->winner = -1;
+    for (int i = 0; i < h->ntrick; i++) {
+        int c = num[h->trick[i]];
+        s->tmask |= 1ULL << c;
+        if (i == 0)
+            s->led = SUIT(c);
+        if (c > s->best && (SUIT(c) == s->led || c >= TRUMP_BASE)) {
+            s->best = c;
+            s->winner = s->orders[h->leader][i];
+        }
+    }
+    return tt_grow(s);
+}
+
+static void core_free(Core *s) {
+    free(s->ent);
+    free(s->slot);
+}
+
+/* Core_move_values: for each legal card of the seat to act, the maker side's
+ * total tricks after it (ids / vals, returns the count; -1 out of memory). */
+static int core_move_values(Core *s, int *ids, int *vals) {
+    int pos = s->turn;
+    int seat = s->orders[s->order][pos];
+    uint64_t hand = s->hands[seat];
+    uint64_t cand = pos ? hand & FIELD_MASK[s->led] : 0;
+    if (!cand)
+        cand = hand;
+    uint64_t rem = remaining(s);
+    int turn = s->turn, led = s->led, best = s->best, winner = s->winner;
+    uint64_t tmask = s->tmask;
+    int order = s->order, left = s->left, won = s->won;
+    int n = 0, v = 0;
+    uint64_t prev = 0, m = cand;
+    while (m && !s->oom) {
+        int c = msb(m);
+        uint64_t b = 1ULL << c;
+        m ^= b;
+        if (prev && !(rem & (prev - (b << 1)))) {
+            ids[n] = s->ext[c];
+            vals[n++] = v;
+            prev = b;
+            continue;
+        }
+        prev = b;
+        play(s, seat, c);
+        v = s->won + value(s, n ? v - s->won : -1);
+        ids[n] = s->ext[c];
+        vals[n++] = v;
+        s->hands[seat] = hand;
+        s->turn = turn, s->led = led, s->best = best, s->winner = winner, s->tmask = tmask;
+        s->order = order, s->left = left, s->won = won;
+    }
+    return s->oom ? -1 : n;
+}
+
+/* SearchBot._move_tricks: the maker side's total tricks after each of
+ * ``codes`` (into ``out``); 1 if solved, 0 if the last trick was played
+ * out, -1 out of memory. */
+static int move_tricks(const Hand *h, const uint64_t *codes, int ncodes, int *out) {
+    if (h->nlog == 4) {
+        for (int i = 0; i < ncodes; i++) {
+            Hand child = *h;
+            ch_step(&child, codes[i]);
+            while (child.phase != P_OVER) {
+                uint64_t m = ch_follow_mask(&child, child.turn);
+                ch_step(&child, K_PLAY | (uint64_t)ch_lsb(m) << 4);
+            }
+            out[i] = ch_side_tricks(&child);
+        }
+        return 0;
+    }
+    Core s;
+    if (core_init(&s, h) < 0) {
+        core_free(&s);
+        return -1;
+    }
+    int ids[16], vals[16];
+    int n = core_move_values(&s, ids, vals);
+    core_free(&s);
+    if (n < 0)
+        return -1;
+    for (int i = 0; i < ncodes; i++) {
+        int c = (int)(codes[i] >> 4);
+        out[i] = -1;
+        for (int j = 0; j < n; j++)
+            if (ids[j] == c)
+                out[i] = vals[j];
+    }
+    return 1;
+}
+
+static PyObject *Hand_move_tricks(HandObject *self, PyObject *arg) {
+    if (!PyList_Check(arg) || PyList_GET_SIZE(arg) < 1 || PyList_GET_SIZE(arg) > 16) {
+        PyErr_SetString(PyExc_TypeError, "codes: a list of 1 to 16 card-play codes");
+        return NULL;
+    }
+    const Hand *h = &self->h;
+    int nc = (int)PyList_GET_SIZE(arg);
+    uint64_t codes[16];
+    int out[16];
+    for (int i = 0; i < nc; i++) {
+        if (cs_code(PyList_GET_ITEM(arg, i), &codes[i]) < 0)
+            return NULL;
+        if (h->phase != P_PLAY || !ch_is_legal(h, codes[i], 0)) {
+            PyErr_SetString(PyExc_ValueError, "not a legal card now");
+            return NULL;
+        }
+    }
+    if (move_tricks(h, codes, nc, out) < 0)
+        return PyErr_NoMemory();
+    PyObject *list = PyList_New(nc);
+    if (!list)
+        return NULL;
+    for (int i = 0; i < nc; i++)
+        PyList_SET_ITEM(list, i, PyLong_FromLong(out[i]));
+    return list;
+}
+
+/* --- the Python type Search ------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    Known k;
+} SearchObject;
+
+static int hist_code(PyObject *o, int64_t *out) {
+    long long v = PyLong_AsLongLong(o);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (v < -2 || v >= (1LL << 37)) {
+        PyErr_SetString(PyExc_ValueError, "not a history code");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Search(rules, seat, dealer, phase, hand, up, picked, merged, maker, trump,
+ *        discards, dummy, history, played, voids) */
+static PyObject *Search_new(PyTypeObject *tp, PyObject *args, PyObject *kwds) {
+    PyObject *rules, *discards, *history, *played, *voids;
+    int seat, dealer, phase, up, picked, merged, maker, trump;
+    unsigned long long hand, dummy;
+    if (kwds && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "Search() takes no keyword arguments");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OiiiKiipiiOKOOO", &rules, &seat, &dealer, &phase, &hand, &up,
+                          &picked, &merged, &maker, &trump, &discards, &dummy, &history, &played,
+                          &voids))
+        return NULL;
+    SearchObject *o = PyObject_New(SearchObject, tp);
+    if (!o)
+        return NULL;
+    Known *k = &o->k;
+    memset(k, 0, sizeof *k);
+    uint64_t vm[4] = {0, 0, 0, 0};
+    if (cs_rules(rules, &k->r) < 0)
+        goto fail;
+    int n = k->r.n;
+    if (seat < 0 || seat >= n || dealer < 0 || dealer >= n || up < 0 || up > 32 || picked < -1 ||
+        picked > 1 || maker < -1 || maker >= n || trump < 0 || trump > 4 || phase < 0 ||
+        phase > P_PLAY) {
+        PyErr_SetString(PyExc_ValueError, "Search(): a value out of range");
+        goto fail;
+    }
+    k->seat = seat, k->dealer = dealer, k->phase = phase, k->hand = hand, k->up = up;
+    k->picked = picked, k->merged = merged, k->maker = maker, k->trump = trump, k->dummy = dummy;
+    if (!PyList_Check(discards) || PyList_GET_SIZE(discards) > 8 || !PyList_Check(history) ||
+        PyList_GET_SIZE(history) > CH_MAX_HISTORY || !PyList_Check(played) ||
+        PyList_GET_SIZE(played) != n || !PyList_Check(voids) || PyList_GET_SIZE(voids) != n) {
+        PyErr_SetString(PyExc_TypeError,
+                        "Search(): discards, history (seat, code) and a played and a void "
+                        "mask per seat, as lists");
+        goto fail;
+    }
+    k->ndiscards = (int)PyList_GET_SIZE(discards);
+    for (int i = 0; i < k->ndiscards; i++) {
+        int c;
+        if (cs_int(PyList_GET_ITEM(discards, i), 0, 32, "card id", &c) < 0)
+            goto fail;
+        k->discards[i] = (int8_t)c;
+    }
+    k->nhist = (int)PyList_GET_SIZE(history);
+    for (int i = 0; i < k->nhist; i++) {
+        PyObject *e = PyList_GET_ITEM(history, i);
+        int s;
+        if (!PyTuple_Check(e) || PyTuple_GET_SIZE(e) != 2) {
+            PyErr_SetString(PyExc_TypeError, "history: (seat, code) pairs");
+            goto fail;
+        }
+        if (cs_int(PyTuple_GET_ITEM(e, 0), 0, n - 1, "seat", &s) < 0 ||
+            hist_code(PyTuple_GET_ITEM(e, 1), &k->hist_code[i]) < 0)
+            goto fail;
+        k->hist_seat[i] = (int8_t)s;
+    }
+    for (int s = 0; s < n; s++)
+        if (cs_mask(PyList_GET_ITEM(played, s), &k->played[s]) < 0 ||
+            cs_mask(PyList_GET_ITEM(voids, s), &vm[s]) < 0)
+            goto fail;
+    const char *err = NULL;
+    if (known_prepare(k, vm, &err) < 0) {
+        PyErr_SetString(PyExc_ValueError, err);
+        goto fail;
+    }
+    return (PyObject *)o;
+fail:
+    Py_DECREF(o);
+    return NULL;
+}
+
+static int draw_error(int e) {
+    if (e == -1)
+        PyErr_SetString(PyExc_RuntimeError, "no deal is consistent with this view");
+    else if (e == -2)
+        PyErr_SetString(PyExc_RuntimeError, "a sampled deal does not replay (a bug)");
+    else
+        PyErr_NoMemory();
+    return -1;
+}
+
+/* draw(seed, n): n deals, each replayed to the present (Hands; for tests) */
+static PyObject *Search_draw(SearchObject *self, PyObject *args) {
+    unsigned long long seed;
+    int n;
+    if (!PyArg_ParseTuple(args, "Ki", &seed, &n))
+        return NULL;
+    if (n < 0 || n > 100000) {
+        PyErr_SetString(PyExc_ValueError, "draw: 0 to 100000 deals");
+        return NULL;
+    }
+    ModState *st = PyType_GetModuleState(Py_TYPE(self));
+    Rng r;
+    rng_seed(&r, seed);
+    PyObject *out = PyList_New(n);
+    if (!out)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        Hand h;
+        int e = known_draw(&self->k, &r, &h);
+        if (e < 0) {
+            draw_error(e);
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyObject *o = hand_wrap(st->hand_type, &h);
+        if (!o) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, o);
+    }
+    return out;
+}
+
+/* the common arguments of samples / decide / play */
+static int batch_args(int k, int oversample, Sample **draws, Sample **kept) {
+    if (k < 1 || k > 10000 || oversample < 1 || oversample > 1000 || k * oversample > 200000) {
+        PyErr_SetString(PyExc_ValueError, "k and oversample out of range");
+        return -1;
+    }
+    *draws = malloc(sizeof(Sample) * (size_t)(k * oversample));
+    *kept = malloc(sizeof(Sample) * (size_t)(k * oversample));
+    if (!*draws || !*kept) {
+        free(*draws);
+        free(*kept);
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* samples(seed, k, oversample, infer_plays): [(Hand, weight)] (for tests) */
+static PyObject *Search_samples(SearchObject *self, PyObject *args) {
+    unsigned long long seed;
+    int k, over, infer;
+    if (!PyArg_ParseTuple(args, "Kiip", &seed, &k, &over, &infer))
+        return NULL;
+    Sample *draws, *kept;
+    if (batch_args(k, over, &draws, &kept) < 0)
+        return NULL;
+    ModState *st = PyType_GetModuleState(Py_TYPE(self));
+    Rng r;
+    rng_seed(&r, seed);
+    int m;
+    Py_BEGIN_ALLOW_THREADS
+    m = weighed_samples(&self->k, &r, k, over, infer, draws, kept);
+    Py_END_ALLOW_THREADS
+    PyObject *out = NULL;
+    if (m < 0) {
+        draw_error(m);
+        goto done;
+    }
+    out = PyList_New(m);
+    if (!out)
+        goto done;
+    for (int i = 0; i < m; i++) {
+        PyObject *e = Py_BuildValue("(Nd)", hand_wrap(st->hand_type, &kept[i].h), kept[i].w);
+        if (!e) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, i, e);
+    }
+done:
+    free(draws);
+    free(kept);
+    return out;
+}
+
+#define MAX_CANDIDATES 300
+
+/* decide(seed, k, oversample, infer_plays, candidates): one batch of
+ * SearchBot._decision_values -- k weighed deals (from k x oversample drawn),
+ * each candidate applied and the hand finished by the rule bot
+ * (finish_hand). Returns (weights, outcomes): outcomes[i][j] is candidate
+ * i's outcome on deal j: -1 thrown in, else the points p0 | p1 << 3 | p2 << 6
+ * | p3 << 9 with 1 << 12 when the deciding seat ends on the maker's side. */
+static PyObject *Search_decide(SearchObject *self, PyObject *args) {
+    unsigned long long seed;
+    int k, over, infer;
+    PyObject *cands;
+    if (!PyArg_ParseTuple(args, "KiipO", &seed, &k, &over, &infer, &cands))
+        return NULL;
+    if (!PyList_Check(cands) || PyList_GET_SIZE(cands) < 1 ||
+        PyList_GET_SIZE(cands) > MAX_CANDIDATES) {
+        PyErr_SetString(PyExc_TypeError, "candidates: a list of 1 to 300 action codes");
+        return NULL;
+    }
+    int nc = (int)PyList_GET_SIZE(cands);
+    uint64_t codes[MAX_CANDIDATES];
+    for (int i = 0; i < nc; i++)
+        if (cs_code(PyList_GET_ITEM(cands, i), &codes[i]) < 0)
+            return NULL;
+    Sample *draws, *kept;
+    if (batch_args(k, over, &draws, &kept) < 0)
+        return NULL;
+    int *res = malloc(sizeof(int) * (size_t)(k * over) * (size_t)nc);
+    if (!res) {
+        free(draws);
+        free(kept);
+        return PyErr_NoMemory();
+    }
+    Rng r;
+    rng_seed(&r, seed);
+    int m, bad = 0, me = self->k.seat;
+    Py_BEGIN_ALLOW_THREADS
+    m = weighed_samples(&self->k, &r, k, over, infer, draws, kept);
+    for (int j = 0; j < m && !bad; j++) {
+        for (int i = 0; i < nc; i++) {
+            Hand h = kept[j].h;
+            if (!ch_is_legal(&h, codes[i], 0)) {
+                bad = 1;
+                break;
+            }
+            ch_step(&h, codes[i]);
+            int o;
+            if (cs_finish(&h, me) < 0) {
+                o = -1;
+            } else {
+                o = 0;
+                for (int s = 0; s < h.n; s++)
+                    o |= h.points[s] << (3 * s);
+                if (ch_on_maker_side(&h, me))
+                    o |= 1 << 12;
+            }
+            res[i * m + j] = o;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *ws = NULL, *outs = NULL, *ret = NULL;
+    if (m < 0) {
+        draw_error(m);
+        goto done;
+    }
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "a candidate is not legal on a sampled deal");
+        goto done;
+    }
+    ws = PyList_New(m);
+    outs = PyList_New(nc);
+    if (!ws || !outs)
+        goto done;
+    for (int j = 0; j < m; j++)
+        PyList_SET_ITEM(ws, j, PyFloat_FromDouble(kept[j].w));
+    for (int i = 0; i < nc; i++) {
+        PyObject *row = PyList_New(m);
+        if (!row)
+            goto done;
+        for (int j = 0; j < m; j++)
+            PyList_SET_ITEM(row, j, PyLong_FromLong(res[i * m + j]));
+        PyList_SET_ITEM(outs, i, row);
+    }
+    ret = Py_BuildValue("(OO)", ws, outs);
+done:
+    Py_XDECREF(ws);
+    Py_XDECREF(outs);
+    free(res);
+    free(draws);
+    free(kept);
+    return ret;
+}
+
+/* play(seed, k, oversample, infer_plays, codes): one batch of
+ * SearchBot._play_values -- k weighed deals, each solved for every code.
+ * Returns (weights, tricks, solves, points): tricks[j][i] the maker side's
+ * tricks after codes[i] on deal j, solves the deals solved (not played out),
+ * points the points of every seat by the maker side's tricks 0..5 (the same
+ * on every deal: maker and lone players are public in the play). */
+static PyObject *Search_play(SearchObject *self, PyObject *args) {
+    unsigned long long seed;
+    int k, over, infer;
+    PyObject *cands;
+    if (!PyArg_ParseTuple(args, "KiipO", &seed, &k, &over, &infer, &cands))
+        return NULL;
+    if (!PyList_Check(cands) || PyList_GET_SIZE(cands) < 1 || PyList_GET_SIZE(cands) > 16) {
+        PyErr_SetString(PyExc_TypeError, "codes: a list of 1 to 16 card-play codes");
+        return NULL;
+    }
+    if (self->k.phase != P_PLAY) {
+        PyErr_SetString(PyExc_ValueError, "play(): the view is not in its play phase");
+        return NULL;
+    }
+    int nc = (int)PyList_GET_SIZE(cands);
+    uint64_t codes[16];
+    for (int i = 0; i < nc; i++)
+        if (cs_code(PyList_GET_ITEM(cands, i), &codes[i]) < 0)
+            return NULL;
+    Sample *draws, *kept;
+    if (batch_args(k, over, &draws, &kept) < 0)
+        return NULL;
+    int *res = malloc(sizeof(int) * (size_t)(k * over) * 16);
+    if (!res) {
+        free(draws);
+        free(kept);
+        return PyErr_NoMemory();
+    }
+    Rng r;
+    rng_seed(&r, seed);
+    int m, bad = 0, solves = 0;
+    Py_BEGIN_ALLOW_THREADS
+    m = weighed_samples(&self->k, &r, k, over, infer, draws, kept);
+    for (int j = 0; j < m && !bad; j++) {
+        const Hand *h = &kept[j].h;
+        for (int i = 0; i < nc; i++)
+            if (!ch_is_legal(h, codes[i], 0))
+                bad = 1;
+        if (bad)
+            break;
+        int e = move_tricks(h, codes, nc, &res[j * 16]);
+        if (e < 0)
+            bad = 2;
+        solves += e > 0;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *ws = NULL, *tricks = NULL, *table = NULL, *ret = NULL;
+    if (m < 0) {
+        draw_error(m);
+        goto done;
+    }
+    if (bad) {
+        if (bad == 2)
+            PyErr_NoMemory();
+        else
+            PyErr_SetString(PyExc_ValueError, "a code is not legal on a sampled deal");
+        goto done;
+    }
+    ws = PyList_New(m);
+    tricks = PyList_New(m);
+    table = PyList_New(6);
+    if (!ws || !tricks || !table)
+        goto done;
+    for (int j = 0; j < m; j++) {
+        PyList_SET_ITEM(ws, j, PyFloat_FromDouble(kept[j].w));
+        PyObject *row = PyList_New(nc);
+        if (!row)
+            goto done;
+        for (int i = 0; i < nc; i++)
+            PyList_SET_ITEM(row, i, PyLong_FromLong(res[j * 16 + i]));
+        PyList_SET_ITEM(tricks, j, row);
+    }
+    for (int made = 0; made < 6; made++) {
+        int pts[4];
+        ch_points_for(&kept[0].h, made, pts);
+        PyObject *t = PyTuple_New(self->k.r.n);
+        if (!t)
+            goto done;
+        for (int s = 0; s < self->k.r.n; s++)
+            PyTuple_SET_ITEM(t, s, PyLong_FromLong(pts[s]));
+        PyList_SET_ITEM(table, made, t);
+    }
+    ret = Py_BuildValue("(OOiO)", ws, tricks, solves, table);
+done:
+    Py_XDECREF(ws);
+    Py_XDECREF(tricks);
+    Py_XDECREF(table);
+    free(res);
+    free(draws);
+    free(kept);
+    return ret;
+}
+
+static void Search_dealloc(PyObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_Free(self);
+    Py_DECREF(tp);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"draw", (PyCFunction)Search_draw, METH_VARARGS,
+     "draw(seed, n): n deals consistent with the view, replayed to the present."},
+    {"samples", (PyCFunction)Search_samples, METH_VARARGS,
+     "samples(seed, k, oversample, infer_plays): [(Hand, weight)] as SearchBot._samples."},
+    {"decide", (PyCFunction)Search_decide, METH_VARARGS,
+     "decide(seed, k, oversample, infer_plays, candidates): (weights, outcomes)."},
+    {"play", (PyCFunction)Search_play, METH_VARARGS,
+     "play(seed, k, oversample, infer_plays, codes): (weights, tricks, solves, points)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot Search_slots[] = {
+    {Py_tp_new, Search_new},
+    {Py_tp_dealloc, Search_dealloc},
+    {Py_tp_methods, Search_methods},
+    {Py_tp_doc, "What one seat knows of a hand, for the compiled search (euchre.bots.compiled)."},
+    {0, NULL},
+};
+
+static PyType_Spec Search_spec = {
+    .name = "euchre._csearch.Search",
+    .basicsize = sizeof(SearchObject),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = Search_slots,
+};
+
 /* --- the module ---------------------------------------------------------------- */
 
 static PyMethodDef mod_methods[] = {
@@ -504,18 +1510,26 @@ static int mod_exec(PyObject *module) {
         return -1;
     if (PyModule_AddObjectRef(module, "Hand", (PyObject *)st->hand_type) < 0)
         return -1;
+    build_numbering();
+    st->search_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Search_spec, NULL);
+    if (!st->search_type)
+        return -1;
+    if (PyModule_AddObjectRef(module, "Search", (PyObject *)st->search_type) < 0)
+        return -1;
     return 0;
 }
 
 static int mod_traverse(PyObject *module, visitproc visit, void *arg) {
     ModState *st = PyModule_GetState(module);
     Py_VISIT(st->hand_type);
+    Py_VISIT(st->search_type);
     return 0;
 }
 
 static int mod_clear(PyObject *module) {
     ModState *st = PyModule_GetState(module);
     Py_CLEAR(st->hand_type);
+    Py_CLEAR(st->search_type);
     return 0;
 }
 

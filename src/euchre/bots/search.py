@@ -88,6 +88,7 @@ from ..hand import FastHand, HandState, Phase
 from ..rules import Rules
 from ..solver import Solver
 from ..view import View
+from . import compiled
 from .rule import RuleBot, strength
 from .scoring import points_table, utility, utility_row
 
@@ -319,10 +320,16 @@ class SearchBot:
         rng: random.Random | None = None,
         level: str = NAMED_SEARCH_LEVEL,
         name: str | None = None,
+        compiled_core: bool | None = None,
     ) -> None:
         names = LEVELS["cutthroat"]
         if level not in names:
             raise ValueError(f"unknown level {level!r} (want one of {', '.join(names)})")
+        if compiled_core and not compiled.COMPILED_AVAILABLE:
+            raise ValueError("the compiled search (euchre._csearch) is not built")
+        #: whether the inner loops run in the compiled core (``bots.compiled``;
+        #: default: ``compiled.COMPILED``) or in Python, the reference
+        self.compiled = compiled.COMPILED if compiled_core is None else compiled_core
         #: the level's name
         self.level = level
         #: the level's settings by variant (``LEVELS``): each decision uses
@@ -490,16 +497,28 @@ class SearchBot:
         value = dict.fromkeys(legal, 0.0)
         mine = dict.fromkeys(legal, 0.0)
         codes = [a.code for a in legal]
-        row: list[float] | None = None
         level = self.level_for(view.rules)
-        for st, w in self._samples(view, level.play_samples, rng, level.play_oversample):
-            h = st.core
-            if row is None:
-                row = utility_row(h, seat, view.scores)
-            on_maker = h.on_maker_side(seat)
-            tricks = self._move_tricks(h, codes)
+        k, over = level.play_samples, level.play_oversample
+        if self.compiled:
+            search = compiled.known(view)
+            ws, tricks, solves, table = search.play(
+                rng.getrandbits(64), k, max(1, over), level.infer_plays, codes
+            )
+            self.samples += k * max(1, over)
+            self.solves += solves
+            row = [utility(p, seat, view.rules, view.scores) for p in table]
+            maker = view.maker
+            on_maker = maker is not None and (
+                seat == maker if view.rules.cutthroat else (seat - maker) % 2 == 0
+            )
+            solved = [
+                (w, dict(zip(codes, ts, strict=True))) for w, ts in zip(ws, tricks, strict=True)
+            ]
+        else:
+            row, on_maker, solved = self._solved(view, codes, rng, k, over)
+        for w, tricks_after in solved:
             for a in legal:
-                t = tricks[a.code]
+                t = tricks_after[a.code]
                 value[a] += w * row[t]
                 mine[a] += w * (t if on_maker else 5 - t)
         trump = view.trump
@@ -512,6 +531,24 @@ class SearchBot:
 
         ranked = sorted(legal, key=key, reverse=True)
         return [(a, value[a]) for a in ranked]
+
+    def _solved(
+        self, view: View, codes: list[int], rng: random.Random, k: int, over: int
+    ) -> tuple[list[float], bool, list[tuple[float, dict[int, int]]]]:
+        """The Python path of a card play: the weighed deals, each with the
+        maker side's tricks after each of ``codes`` (solved), the utility by
+        those tricks and whether the seat is on the maker's side."""
+        seat = view.seat
+        row: list[float] = []
+        on_maker = False
+        solved = []
+        for st, w in self._samples(view, k, rng, over):
+            h = st.core
+            if not row:
+                row = utility_row(h, seat, view.scores)
+                on_maker = h.on_maker_side(seat)
+            solved.append((w, self._move_tricks(h, codes)))
+        return row, on_maker, solved
 
     # -- decisions before the play -------------------------------------------------------
     def keep_candidates(self, view: View, legal: Sequence[Action]) -> list[Action]:
@@ -554,23 +591,42 @@ class SearchBot:
         ws: list[float] = []
         nb = 0  # batches drawn
         penalty: dict[Action, float] = {}
+        fast = self.compiled and level.rollout == "rule"
+        search = compiled.known(view) if fast else None
+        codes = [a.code for a in legal]
+        worth: dict[int, float] = {}  # the compiled path's outcomes, as utility
         while True:
-            batch = self._samples(view, k, rng)
+            if search is not None:
+                batch, outcomes = search.decide(
+                    rng.getrandbits(64), k, max(1, level.oversample), level.infer_plays, codes
+                )
+                self.samples += k * max(1, level.oversample)
+                self.rollouts += len(batch) * len(legal)
+                ws.extend(batch)
+                for a, row in zip(legal, outcomes, strict=True):
+                    for o in row:
+                        u = worth.get(o)
+                        if u is None:
+                            u = worth[o] = self._outcome_utility(o, view, edge)
+                        per[a].append(u)
+            else:
+                samples = self._samples(view, k, rng)
+                batch = [w for _, w in samples]
+                for st, w in samples:
+                    ws.append(w)
+                    for a in legal:
+                        h = st.core.copy()
+                        h.step(a.code)
+                        self.rollouts += 1
+                        done = finish_hand(h, st, self.model, level.rollout, count, seat)
+                        if done is None:
+                            per[a].append(0.0)
+                            continue
+                        u = utility(done[0], seat, rules, scores)
+                        if edge and h.on_maker_side(seat):
+                            u += edge
+                        per[a].append(u)
             nb += 1
-            for st, w in batch:
-                ws.append(w)
-                for a in legal:
-                    h = st.core.copy()
-                    h.step(a.code)
-                    self.rollouts += 1
-                    done = finish_hand(h, st, self.model, level.rollout, count, seat)
-                    if done is None:
-                        per[a].append(0.0)
-                        continue
-                    u = utility(done[0], seat, rules, scores)
-                    if edge and h.on_maker_side(seat):
-                        u += edge
-                    per[a].append(u)
             # each batch stands for the posterior: the batches weigh alike
             weights = [w / nb for w in ws]
             value = {a: sum(w * u for w, u in zip(weights, per[a], strict=True)) for a in legal}
@@ -600,3 +656,17 @@ class SearchBot:
 
         ranked = sorted(legal, key=key)
         return [(a, value[a]) for a in ranked]
+
+    @staticmethod
+    def _outcome_utility(outcome: int, view: View, edge: float) -> float:
+        """The utility of a compiled rollout's outcome (``_csearch.Search.decide``:
+        -1 thrown in, else the points three bits a seat, bit 12 when the
+        deciding seat ended on the maker's side), as the Python path scores
+        ``finish_hand``'s result."""
+        if outcome < 0:
+            return 0.0
+        points = tuple(outcome >> (3 * s) & 7 for s in range(view.rules.seats))
+        u = utility(points, view.seat, view.rules, view.scores)
+        if edge and outcome >> 12 & 1:
+            u += edge
+        return u

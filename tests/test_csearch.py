@@ -1,0 +1,193 @@
+"""The compiled search (euchre._csearch, bridged by euchre.bots.compiled)
+against the Python reference (bots/search.py, view.py): the deals it samples
+are consistent with the view and spread like the Python sampler's, and its
+inference weights, re-keeps, rollouts and solved card values are exactly
+the Python ones on the same deal. The rule bot's policy in C is held to
+bots/rule.py in tests/test_csearch_rule.py."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from euchre import Card, Deal, HandState, Rules
+from euchre.bots import compiled
+from euchre.bots.rule import RuleBot
+from euchre.bots.search import LEVELS, SearchBot, finish_hand
+from euchre.cards import cards_of
+from euchre.hand import FastHand, Phase
+from euchre.view import View
+
+pytestmark = pytest.mark.skipif(
+    not compiled.COMPILED_AVAILABLE, reason="the compiled search is not built"
+)
+
+RULE_SETS = [
+    Rules(),
+    Rules(variant="partnership"),
+    Rules(deck=32),
+    Rules(variant="partnership", deck=25, stick_the_dealer=True),
+    Rules(deck=25, dealer_pickup="mandatory", defenders_may_go_alone=True),
+    Rules(
+        variant="partnership",
+        defenders_may_go_alone=True,
+        lone_lead="left_of_dealer",
+        may_name_turned_down_suit=True,
+    ),
+    Rules(dummy_decline_is_alone=True, dealer_may_discard_upcard=False),
+]
+
+
+def position(rules: Rules, rng: random.Random) -> HandState | None:
+    """A random position with a seat to act: the rule bot plays most actions
+    (realistic bids and play), a random legal action now and then; None if
+    the hand ended first."""
+    state = HandState.deal_random(rules, rng.randrange(rules.seats), rng)
+    bot = RuleBot(random.Random(0))
+    stop = rng.randrange(0, 30)
+    for _ in range(stop):
+        if state.is_over:
+            return None
+        seat = state.to_act
+        assert seat is not None
+        if rng.random() < 0.2:
+            action = rng.choice(state.legal_actions())
+        else:
+            v = View.of(state, seat)
+            action = bot.choose(v, v.legal)
+        state = state.apply(action)
+    return None if state.is_over else state
+
+
+def positions(n: int, seed: int) -> list[tuple[HandState, View]]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        rules = rng.choice(RULE_SETS)
+        st = position(rules, rng)
+        if st is None or st.to_act is None:
+            continue
+        out.append((st, View.of(st, st.to_act)))
+    return out
+
+
+def as_state(h: object, rules: Rules, dealer: int) -> HandState:
+    """The compiled hand ``h`` as a ``HandState``: its deal, its history replayed."""
+    st = h.state()  # type: ignore[attr-defined]
+    deal = Deal(
+        hands=tuple(tuple(cards_of(m)) for m in st["deal_hands"]),
+        dummy=tuple(cards_of(st["dummy"])) if rules.cutthroat else (),
+        kitty=tuple(Card(c) for c in st["kitty"]),
+    )
+    fast = FastHand.new(rules, dealer, deal)
+    for _, code in st["calls"]:
+        assert fast.step_recorded(code) is None
+    for _, cards, _ in st["trick_log"]:
+        for c in cards:
+            assert fast.step_recorded(7 | c << 4) is None
+    for c in st["trick"]:
+        assert fast.step_recorded(7 | c << 4) is None
+    if st["phase"] == Phase.KEEP:
+        fast.step(8)
+    return HandState.from_fast(fast, deal)
+
+
+def test_sampled_deals_are_consistent_with_the_view() -> None:
+    """Every deal drawn shows the deciding seat exactly its view (RULES.md §6:
+    the sampler deals only the unseen cards), and is a legal deal."""
+    for st, view in positions(120, seed=1):
+        search = compiled.known(view)
+        for h in search.draw(7, 12):
+            sample = as_state(h, view.rules, view.dealer)
+            sample.deal.check(view.rules)
+            assert View.of(sample, view.seat).to_json() == view.to_json()
+            assert h.state()["phase"] == st.core.phase
+
+
+def test_sampler_spreads_the_cards_like_the_python_sampler() -> None:
+    """Where each unseen card lands (which seat's hand, the dummy, the kitty)
+    follows the same distribution on both paths: each frequency within five
+    standard errors of the pure sampler's."""
+    for st, view in positions(6, seed=5):
+        n = 1500
+        ours: Counter[tuple[int, str]] = Counter()
+        theirs: Counter[tuple[int, str]] = Counter()
+
+        def where(sample: HandState, into: Counter[tuple[int, str]]) -> None:
+            for s in range(view.rules.seats):
+                for c in sample.hand(s):
+                    into[c.id, f"hand{s}"] += 1
+            for c in sample.deal.dummy:
+                into[c.id, "dummy"] += 1
+
+        for h in compiled.known(view).draw(11, n):
+            where(as_state(h, view.rules, view.dealer), ours)
+        draw = view.sampler()
+        rng = random.Random(11)
+        for _ in range(n):
+            where(draw(rng), theirs)
+        for key in set(ours) | set(theirs):
+            p = theirs[key] / n
+            se = max((p * (1 - p) / n) ** 0.5, 1 / n)
+            assert abs(ours[key] / n - p) <= 5 * se + 2 / n, (key, ours[key], theirs[key])
+
+
+def test_weights_rekeeps_rollouts_and_solves_match_python() -> None:
+    """On the same deals the compiled inference weight, re-keep, rollout
+    (finish_hand with the rule bot) and solved card values are exactly the
+    Python ones."""
+    bot = SearchBot(random.Random(3), level="hard", compiled_core=False)
+    checked = 0
+    for _st, view in positions(80, seed=9):
+        seat = view.seat
+        for h in compiled.known(view).draw(3, 4):
+            sample = as_state(h, view.rules, view.dealer)
+            for infer in (False, True):
+                level = "hard" if infer else "medium"
+                bot.levels = {v: t[level] for v, t in LEVELS.items()}
+                for floor in (0.0, 1e-5):
+                    assert h.weight(seat, infer, floor) == bot.weight(sample, seat, floor)
+            if view.merged and view.maker is not None and view.maker != seat:
+                mine, p = h.rule_keep()
+                theirs, q = bot.rule_keep(sample)
+                assert p == q
+                assert (
+                    View.of(as_state(mine, view.rules, view.dealer), view.maker).to_json()
+                    == View.of(theirs, view.maker).to_json()
+                )
+            for code in sample.core.legal_codes()[:3]:
+                if sample.phase == Phase.KEEP:
+                    continue
+                fh = sample.core.copy()
+                fh.step(code)
+                c = h.copy()
+                c.step(code)
+                got = c.finish(seat)
+                want = finish_hand(fh, sample, bot.model, "rule", None, seat)
+                assert (None if got is None else (tuple(got[0]), got[1])) == want
+            if sample.phase == Phase.PLAY:
+                codes = sample.core.legal_codes()
+                assert h.move_tricks(codes) == [
+                    bot._move_tricks(sample.core, codes)[code] for code in codes
+                ]
+            checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize("rules", RULE_SETS[:4], ids=lambda r: f"{r.variant}-{r.deck}")
+def test_compiled_search_bot_chooses_legal_actions(rules: Rules) -> None:
+    """The compiled search plays whole hands: every choice legal, work counted."""
+    rng = random.Random(4)
+    bot = SearchBot(random.Random(1), level="easy", compiled_core=True)
+    for _ in range(3):
+        state = HandState.deal_random(rules, rng.randrange(rules.seats), rng)
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            v = View.of(state, seat)
+            a = bot.choose(v, v.legal)
+            assert a in v.legal
+            state = state.apply(a)
+    assert bot.samples > 0 and bot.rollouts > 0
