@@ -1,62 +1,132 @@
-"""CPU time of ``search:hard`` decisions on a fixed set of Cutthroat positions.
+"""CPU time of search decisions on a fixed set of positions, compiled and pure.
 
-The positions are every third decision of 12 hands the rule bot plays from a
-fixed seed (40 of them: bids, pick-ups, the maker's choice, card play). The
-same positions and the same bot seed every run, so two runs differ only in the
-code that thinks — e.g. the compiled solver against ``EUCHRE_PURE=1``::
+The positions are every third decision of the hands the rule bot plays from a
+fixed seed (40 of them by default: bids, pick-ups, the maker's choice, card
+play). The same positions and the same bot seed every run; the two rows are
+the same level on the compiled core (``euchre._csearch``, with the compiled
+solver) and on the Python reference (with the Python solver), measured in the
+same run, and their ratio::
 
-    python bench/decision_time.py
-    EUCHRE_PURE=1 python bench/decision_time.py
+    python bench/decision_time.py                      # hard, Cutthroat
+    python bench/decision_time.py --variant partnership
+    python bench/decision_time.py --level expert --positions 60
+    python bench/decision_time.py --json
+
+Targets (issue 17): compiled ``hard`` p50 <= 10 ms, p95 <= 40 ms on one core.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
 
 from euchre import HandState, Rules
+from euchre.bots import compiled as compiled_search
 from euchre.bots import decide, make_bot
-from euchre.solver import COMPILED
+from euchre.bots.registry import SEARCH_LEVELS
+from euchre.bots.search import SearchBot
 
 
-def positions(hands: int, seed: int) -> list[HandState]:
-    """Every decision of ``hands`` hands the rule bot plays from ``seed``."""
+def positions(rules: Rules, count: int, seed: int) -> list[HandState]:
+    """Every third decision of the hands the rule bot plays from ``seed``,
+    the first ``count`` of them."""
     rng = random.Random(seed)
-    out = []
-    for k in range(hands):
-        s = HandState.deal_random(Rules(), k % 3, rng)
-        bots = [make_bot("rule", k * 3 + i) for i in range(3)]
+    out: list[HandState] = []
+    k = 0
+    while len(out) < count * 3:
+        s = HandState.deal_random(rules, k % rules.seats, rng)
+        bots = [make_bot("rule", k * 4 + i) for i in range(rules.seats)]
         while not s.is_over:
             seat = s.to_act
             assert seat is not None
             out.append(s)
             s = s.apply(decide(bots[seat], s, seat), seat)
-    return out
+        k += 1
+    return out[::3][:count]
+
+
+def timings(bot: SearchBot, chosen: list[HandState], pure_solver: bool) -> list[float]:
+    """CPU ms of each decision."""
+    import euchre.bots.search as search_module
+    import euchre.solver as solver_module
+
+    saved = search_module.Solver
+    if pure_solver:
+        search_module.Solver = solver_module.PureSolver  # type: ignore[misc]
+    try:
+        ms = []
+        for s in chosen:
+            seat = s.to_act
+            assert seat is not None
+            start = time.process_time()
+            decide(bot, s, seat)
+            ms.append((time.process_time() - start) * 1000.0)
+        return ms
+    finally:
+        search_module.Solver = saved  # type: ignore[misc]
+
+
+def summary(ms: list[float]) -> dict[str, float]:
+    """p50, p95 and mean of the timings."""
+    return {
+        "p50_ms": statistics.median(ms),
+        "p95_ms": statistics.quantiles(ms, n=20)[18],
+        "mean_ms": statistics.mean(ms),
+    }
 
 
 def main() -> None:
-    """Print p50 / p95 / mean CPU ms of the level's decisions."""
+    """Print p50 / p95 / mean CPU ms of the level's decisions on both paths."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--level", default="hard", help="search level (default hard)")
-    parser.add_argument("--positions", type=int, default=40, help="how many (default 40)")
-    args = parser.parse_args()
-    chosen = positions(12, 5)[::3][: args.positions]
-    bot = make_bot(f"search:{args.level}", 1)
-    ms = []
-    for s in chosen:
-        seat = s.to_act
-        assert seat is not None
-        start = time.process_time()
-        decide(bot, s, seat)
-        ms.append((time.process_time() - start) * 1000.0)
-    p95 = statistics.quantiles(ms, n=20)[18]
-    solver = "compiled" if COMPILED else "pure"
-    print(
-        f"search:{args.level}, {len(ms)} decisions, {solver} solver: "
-        f"p50 {statistics.median(ms):.0f} ms, p95 {p95:.0f} ms, mean {statistics.mean(ms):.0f} ms"
+    parser.add_argument(
+        "--level", default="hard", choices=SEARCH_LEVELS, help="search level (default hard)"
     )
+    parser.add_argument(
+        "--variant",
+        default="cutthroat",
+        choices=("cutthroat", "partnership"),
+        help="the game (default cutthroat)",
+    )
+    parser.add_argument("--positions", type=int, default=40, help="how many (default 40)")
+    parser.add_argument("--seed", type=int, default=5, help="the positions' seed (default 5)")
+    parser.add_argument("--skip-pure", action="store_true", help="time the compiled path only")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    if args.positions < 2:
+        parser.error("--positions: want at least 2")
+    chosen = positions(Rules(variant=args.variant), args.positions, args.seed)
+    rows: dict[str, dict[str, float]] = {}
+    if compiled_search.COMPILED_AVAILABLE:
+        bot = SearchBot(random.Random(1), level=args.level, compiled_core=True)
+        rows["compiled"] = summary(timings(bot, chosen, pure_solver=False))
+    if not args.skip_pure:
+        bot = SearchBot(random.Random(1), level=args.level, compiled_core=False)
+        rows["pure"] = summary(timings(bot, chosen, pure_solver=True))
+    if "compiled" in rows and "pure" in rows:
+        rows["ratio"] = {
+            key: rows["pure"][key] / max(1e-9, rows["compiled"][key]) for key in rows["pure"]
+        }
+    if args.json:
+        print(
+            json.dumps(
+                {"level": args.level, "variant": args.variant, "decisions": len(chosen), **rows},
+                indent=2,
+            )
+        )
+        return
+    print(f"search:{args.level}, {args.variant}, {len(chosen)} decisions, CPU ms on one core")
+    print(f"{'path':<10} {'p50':>8} {'p95':>8} {'mean':>8}")
+    for name, r in rows.items():
+        unit = "x" if name == "ratio" else ""
+        print(
+            f"{name:<10} {r['p50_ms']:>7.1f}{unit or ' '} {r['p95_ms']:>7.1f}{unit or ' '}"
+            f" {r['mean_ms']:>7.1f}{unit or ' '}"
+        )
+    if "compiled" not in rows:
+        print("(the compiled search is not built: pure path only)")
 
 
 if __name__ == "__main__":

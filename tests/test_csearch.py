@@ -110,13 +110,14 @@ def test_sampler_spreads_the_cards_like_the_python_sampler() -> None:
     """Where each unseen card lands (which seat's hand, the dummy, the kitty)
     follows the same distribution on both paths: each frequency within five
     standard errors of the pure sampler's."""
-    for st, view in positions(6, seed=5):
+    for _st, view in positions(6, seed=5):
         n = 1500
+        seats = view.rules.seats
         ours: Counter[tuple[int, str]] = Counter()
         theirs: Counter[tuple[int, str]] = Counter()
 
-        def where(sample: HandState, into: Counter[tuple[int, str]]) -> None:
-            for s in range(view.rules.seats):
+        def where(sample: HandState, into: Counter[tuple[int, str]], seats: int = seats) -> None:
+            for s in range(seats):
                 for c in sample.hand(s):
                     into[c.id, f"hand{s}"] += 1
             for c in sample.deal.dummy:

@@ -26,6 +26,7 @@ from euchre.bots import (
     SearchBot,
     StateBot,
     act,
+    compiled,
     decide,
     make_bot,
 )
@@ -560,3 +561,37 @@ def test_search_easy_beats_random() -> None:
             mine += result.points[s]
             theirs += (sum(result.points) - result.points[s]) / 2
     assert mine > theirs + 0.5 * 36, (mine, theirs)
+
+
+@pytest.mark.parametrize("compiled_core", [False, True])
+def test_a_deadline_cuts_the_search_short_with_its_best_so_far(compiled_core: bool) -> None:
+    """Anytime search (``SearchBot.deadline``): past its deadline a bot still
+    answers, legally, after its first batch of deals -- fewer deals than the
+    level's for a card play, no further batches for a decision before it."""
+    if compiled_core and not compiled.COMPILED_AVAILABLE:
+        pytest.skip("the compiled search is not built")
+    rng = random.Random(8)
+    played = False
+    for _ in range(20):
+        state = HandState.deal_random(Rules(), rng.randrange(3), rng)
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            view = View.of(state, seat)
+            free = SearchBot(random.Random(2), level="hard", compiled_core=compiled_core)
+            late = SearchBot(random.Random(2), level="hard", compiled_core=compiled_core)
+            late.deadline = 0.0  # long past
+            a = late.choose(view, view.legal)
+            assert a in view.legal
+            if len(view.legal) > 1:
+                free.choose(view, view.legal)
+                assert late.samples <= free.samples
+                if view.phase == Phase.PLAY:
+                    level = late.level_for(view.rules)
+                    assert late.cut_short == 1
+                    assert late.samples < free.samples == level.play_samples * level.play_oversample
+                    played = True
+            state = state.apply(a)
+        if played:
+            break
+    assert played

@@ -115,4 +115,3 @@ def known(view: View) -> Any:
         played,
         voids,
     )
-

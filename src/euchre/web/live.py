@@ -16,6 +16,7 @@ import json
 import logging
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from fastapi import WebSocket
@@ -37,6 +38,11 @@ log = logging.getLogger("euchre.web")
 RATE_PER_SECOND: Final = 20.0
 #: The level of the search bot that gives hints: the players' default level.
 HINT_LEVEL: Final = DEFAULT_LEVEL
+#: The share of ``--bot-timeout`` a search bot (or a hint) thinks before it
+#: answers with its best so far (``SearchBot.deadline``): the rest is margin
+#: for the queue of the bot pool and the trip to a worker, so that the rule
+#: bot takes over only from a bot that is stuck, not from one that is slow.
+SEARCH_SHARE: Final = 0.5
 
 #: The table this task is writing to the store right now: the store tells its
 #: subscribers of a commit before the write returns, and a process need not catch
@@ -316,7 +322,8 @@ class LiveTable:
             return cached
         seed = derive_seed(game.seed, "hint", game.seq)
         try:
-            hint = await self.server.pool.run(suggest, view, seed, HINT_LEVEL)
+            deadline = time.time() + self.server.bot_timeout * SEARCH_SHARE
+            hint = await self.server.pool.run(suggest, view, seed, HINT_LEVEL, deadline)
         except TimeoutError:
             raise TableError(
                 "busy", f"the hint took over {self.server.bot_timeout:g}s; try again later", 503
@@ -350,6 +357,8 @@ class LiveTable:
             return run_bot_job(job)
         if seat not in self.fallback:
             timeout = self.server.bot_timeout
+            # the search answers with its best so far well within the budget
+            job = replace(job, deadline=time.time() + timeout * SEARCH_SHARE)
             try:
                 return await self.server.pool.run(think, job)
             except TimeoutError:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from ..actions import Action, ActionError
-from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS, Bot, decide, make_bot
+from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS, Bot, SearchBot, decide, make_bot
 from ..hand import Deal, HandState, IllegalActionError
 from ..match import Match
 from ..record import hand_record, match_record
@@ -193,7 +193,8 @@ class BotJob:
     """One bot decision, all of it: the state, the seat, the match score, the
     hand's number, the level and the bot's seed. :func:`run_bot_job` makes the
     decision from it alone, so a worker process decides exactly as the server
-    would (it pickles: a state pickles as its core and deal)."""
+    would (it pickles: a state pickles as its core and deal) -- unless the
+    ``deadline`` cuts a search short."""
 
     state: HandState
     seat: int
@@ -201,6 +202,9 @@ class BotJob:
     hand: int
     level: str
     seed: int
+    #: the time (``time.time()``) by which a search bot answers with its best so
+    #: far (``SearchBot.deadline``); None: it thinks as long as its level says
+    deadline: float | None = None
 
 
 def run_bot_job(job: BotJob) -> dict[str, Any]:
@@ -209,6 +213,8 @@ def run_bot_job(job: BotJob) -> dict[str, Any]:
     records write them: no entry (and no pause) shows the other seats a merge
     before its keep."""
     bot = make_level_bot(job.level, job.seed)
+    if isinstance(bot, SearchBot):
+        bot.deadline = job.deadline
     action = decide(bot, job.state, job.seat, job.scores)
     if action.is_merge:
         action = decide(bot, job.state.apply(action, job.seat), job.seat, job.scores)

@@ -53,10 +53,14 @@ def think(job: BotJob) -> dict[str, Any]:
     return run_bot_job(job)
 
 
-def suggest(view: View, seed: int, level: str) -> list[dict[str, Any]]:
+def suggest(
+    view: View, seed: int, level: str, deadline: float | None = None
+) -> list[dict[str, Any]]:
     """The hint on ``view``: the ``level`` search bot's actions with their
-    expected points, best first (the bot seeded with ``seed``)."""
+    expected points, best first (the bot seeded with ``seed``; answering with
+    its best so far at ``deadline``, a ``time.time()``, if one is given)."""
     bot = SearchBot(random.Random(seed), level=level)
+    bot.deadline = deadline
     return [{"action": str(a), "points": round(float(p), 3)} for a, p in bot.suggest(view)]
 
 
