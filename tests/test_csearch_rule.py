@@ -8,7 +8,9 @@ are reached): at every decision the compiled rule bot's action must be
 ``RuleBot.choose`` on the acting seat's ``View`` (and ``RuleBot.play_code``
 in the play), and after every step the compiled hand's state must be the
 ``FastHand``'s. The counts (``_value``, ``_best_keep``) and
-``search.greedy_keep`` are compared on random masks too. Skipped, with the
+``search.greedy_keep`` are compared on random masks too. And the compiled
+bot reads only the view: on a deal sampled from the view (the others'
+cards dealt anew) it makes the same choice. Skipped, with the
 reason, when the extension is not built.
 """
 
@@ -21,7 +23,7 @@ from typing import Any
 import pytest
 
 from euchre import Card, Deal, FastHand, HandState, Phase, Rules
-from euchre.actions import Action
+from euchre.actions import MERGE, Action
 from euchre.bots.rule import RuleBot, _best_keep, _value
 from euchre.bots.search import greedy_keep
 from euchre.cards import JOKER_ID, cards_of, deck_mask, ids_of
@@ -145,6 +147,19 @@ def c_hand(rules: Rules, dealer: int, fh: FastHand) -> Any:
         return _csearch.Hand(*args, list(fh.kitty[:8]))
 
 
+def c_hand_of(rules: Rules, state: HandState) -> Any:
+    """A compiled hand at the position of ``state``: its deal, its history
+    replayed (and the merge of a maker keeping five)."""
+    h = state.core
+    fh = FastHand.new(rules, h.dealer, state.deal)
+    ch = c_hand(rules, h.dealer, fh)
+    for _, code in h.history:
+        assert ch.step_recorded(code)
+    if h.phase == Phase.KEEP:
+        ch.step(MERGE)
+    return ch
+
+
 def check_state(fh: FastHand, ch: Any, where: str) -> None:
     got = ch.state()
     for key in STATE_KEYS:
@@ -158,7 +173,8 @@ def play_case(variant: str, deck: int, opts_index: int) -> int:
     """Play the case's hands, comparing at every decision; returns the number
     of decisions compared."""
     rules = make_rules(variant, deck, OPTION_SETS[opts_index])
-    rng = random.Random(f"{variant}-{deck}-{opts_index}")
+    case = f"{variant}-{deck}-{opts_index}"
+    rng = random.Random(case)
     bot = RuleBot(random.Random(0))
     compared = 0
     for hand_no in range(HANDS_PER_CASE):
@@ -170,7 +186,7 @@ def play_case(variant: str, deck: int, opts_index: int) -> int:
         step = 0
         while fh.phase != Phase.OVER:
             seat = fh.turn
-            where = f"{rules} dealer {dealer} hand {hand_no} step {step} seat {seat}"
+            where = f"{case} dealer {dealer} hand {hand_no} step {step} seat {seat}"
             codes = fh.legal_codes()
             assert ch.legal_codes() == codes, where
             state = HandState.from_fast(fh, deal)
@@ -182,6 +198,11 @@ def play_case(variant: str, deck: int, opts_index: int) -> int:
             if fh.phase == Phase.PLAY:
                 assert bot.play_code(fh, seat) == want, where
             compared += 1
+            if step % 5 == 2:
+                # the same view on other cards dealt to the others: the same choice
+                other = view.sample(rng)
+                assert View.of(other, seat) == view, where
+                assert c_hand_of(rules, other).rule_code() == got, f"{where}: on a sample"
             if fh.phase == Phase.BID1 and hand_no % 5 == 4:
                 code = codes[0]  # pass: round two more often
             else:
