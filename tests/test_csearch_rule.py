@@ -26,7 +26,7 @@ from euchre import Card, Deal, FastHand, HandState, Phase, Rules
 from euchre.actions import MERGE, Action
 from euchre.bots.rule import RuleBot, _best_keep, _value
 from euchre.bots.search import greedy_keep
-from euchre.cards import JOKER_ID, cards_of, deck_mask, ids_of
+from euchre.cards import JOKER_ID, SUIT_MASK, cards_of, deck_mask, ids_of
 from euchre.playout import rule_flags
 from euchre.view import View
 
@@ -260,8 +260,6 @@ def test_keep_mask_trump_heavy_pools() -> None:
         suits = rng.sample(range(4), rng.randint(1, 2))
         if t not in suits and rng.random() < 0.7:
             suits.append(t)
-        from euchre.cards import SUIT_MASK
-
         allowed = 0
         for s in suits:
             allowed |= SUIT_MASK[t][s] & full
