@@ -132,7 +132,7 @@ typedef struct {
     uint64_t hands[4];
     uint64_t deal_hands[4]; /* the hands as dealt (to replay the history) */
     uint64_t dummy;
-    int8_t kitty[16];
+    int8_t kitty[16]; /* 12 with 32 cards */
     int8_t nkitty;
     int8_t up, upsuit;
     int8_t phase, turn, nbid, trump, maker;
@@ -171,7 +171,9 @@ static void ch_new(Hand *h, const Rules *r, int dealer, const uint64_t *hands, u
     for (int s = 0; s < r->n; s++)
         h->hands[s] = h->deal_hands[s] = hands[s];
     h->dummy = dummy;
-    for (int i = 0; i < nkitty && i < 16; i++)
+    if (nkitty > 16)
+        nkitty = 16;
+    for (int i = 0; i < nkitty; i++)
         h->kitty[i] = kitty[i];
     h->nkitty = (int8_t)nkitty;
     int up = h->up = kitty[0];
