@@ -313,7 +313,15 @@ def test_every_error_leaves_the_table_unchanged(server: ServerProcess, api: Api)
             break
     assert deadline_state is not None
     mover, other = (a, b) if a.my_turn() else (b, a)
-    assert mover.latest is not None and other.latest is not None
+    assert mover.latest is not None
+    # the other client may still have the same state on its way (the bots
+    # answer in milliseconds): take it first, so that its next message is
+    # the answer to what the test sends
+    for _ in range(100):
+        if other.latest is not None and other.latest["seq"] >= mover.latest["seq"]:
+            break
+        other.pump(0.05)
+    assert other.latest is not None and other.latest["seq"] == mover.latest["seq"]
     st = mover.latest
     seq, view = st["seq"], st["view"]
     before = snapshot(api, server, table_id, mover.token or "")

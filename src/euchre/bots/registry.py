@@ -33,9 +33,16 @@ DEFAULT_LEVEL: Final = "medium"
 BOT_NAMES: Final = ("random", "rule", "search")
 
 #: Every name ``make_bot`` knows, for measurement (the arena): the player
-#: bots, each search level, and the all-seeing ``cheat`` (never offered to
-#: players: it looks at every card).
-ARENA_BOTS: Final = (*BOT_NAMES, *(f"search:{lv}" for lv in SEARCH_LEVELS), "cheat")
+#: bots, each search level, each search level on the Python path
+#: (``search-pure:LEVEL``: the reference the compiled core is measured
+#: against), and the all-seeing ``cheat`` (never offered to players: it looks
+#: at every card).
+ARENA_BOTS: Final = (
+    *BOT_NAMES,
+    *(f"search:{lv}" for lv in SEARCH_LEVELS),
+    *(f"search-pure:{lv}" for lv in SEARCH_LEVELS),
+    "cheat",
+)
 
 
 def make_bot(name: str, seed: int | None = None, level: str | None = None) -> Bot:
@@ -46,8 +53,12 @@ def make_bot(name: str, seed: int | None = None, level: str | None = None) -> Bo
     ``choose`` refuses a bare view)."""
     rng = random.Random(seed)
     base, _, suffix = name.partition(":")
-    if suffix and base != "search":
+    if suffix and base not in ("search", "search-pure"):
         raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
+    if base == "search-pure":
+        if suffix not in SEARCH_LEVELS:
+            raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
+        return SearchBot(rng, level=suffix, name=name, compiled_core=False)
     if base == "search":
         lv = suffix or level or NAMED_SEARCH_LEVEL
         if lv not in SEARCH_LEVELS:

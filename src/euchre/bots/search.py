@@ -104,10 +104,6 @@ __all__ = [
 
 _MK, _KP, _PL, _OV = Phase.MAKER, Phase.KEEP, Phase.PLAY, Phase.OVER
 
-#: A card play with a deadline is solved in this many batches of deals (see
-#: ``SearchBot.deadline``).
-PLAY_BATCHES: Final = 4
-
 #: ``SearchBot.weight`` stops replaying a deal whose weight fell below this
 #: (three or more surprises under the model): it is next to never resampled.
 _FLOOR: Final = 1e-5
@@ -344,10 +340,11 @@ class SearchBot:
         self.seed = (rng or random.Random()).getrandbits(64)
         self.model = RuleBot(random.Random(0))
         #: the time (``time.time()``) by which a decision must answer, or None
-        #: (no limit): the search is then anytime -- it draws no further batch of
-        #: deals once the time has passed (it always finishes the first), and a
-        #: card play is solved in ``PLAY_BATCHES`` batches so that it can stop
-        #: early too. A decision cut short answers with its best so far.
+        #: (no limit): a decision before the play is then anytime -- it draws
+        #: no further batch of deals once the time has passed (it always
+        #: finishes the first) and answers with its best so far. A decision
+        #: the deadline does not cut is exactly the one without a deadline. (A
+        #: card play is one batch: a few milliseconds on the compiled core.)
         self.deadline: float | None = None
         #: decisions that answered at the deadline with fewer deals than the level's
         self.cut_short = 0
@@ -512,41 +509,22 @@ class SearchBot:
         codes = [a.code for a in legal]
         level = self.level_for(view.rules)
         k, over = level.play_samples, level.play_oversample
-        batches = 1 if self.deadline is None else min(PLAY_BATCHES, k)
-        search = compiled.known(view) if self.compiled else None
-        row: list[float] = []
-        on_maker = False
-        parts: list[tuple[int, list[tuple[float, dict[int, int]]]]] = []
-        done = 0
-        for b in range(batches):
-            size = k // batches + (1 if b < k % batches else 0)
-            if search is not None:
-                ws, tricks, solves, table = search.play(
-                    rng.getrandbits(64), size, max(1, over), level.infer_plays, codes
-                )
-                self.samples += size * max(1, over)
-                self.solves += solves
-                row = [utility(p, seat, view.rules, view.scores) for p in table]
-                maker = view.maker
-                on_maker = maker is not None and (
-                    seat == maker if view.rules.cutthroat else (seat - maker) % 2 == 0
-                )
-                part = [
-                    (w, dict(zip(codes, ts, strict=True))) for w, ts in zip(ws, tricks, strict=True)
-                ]
-            else:
-                row, on_maker, part = self._solved(view, codes, rng, size, over)
-            parts.append((size, part))
-            done += size
-            if b + 1 < batches and self._past_deadline():
-                self.cut_short += 1
-                break
-        # each batch stands for the posterior in proportion to its size
-        solved = (
-            parts[0][1]
-            if len(parts) == 1
-            else [(w * size / done, t) for size, part in parts for w, t in part]
-        )
+        if self.compiled:
+            ws, tricks, solves, table = compiled.known(view).play(
+                rng.getrandbits(64), k, max(1, over), level.infer_plays, codes
+            )
+            self.samples += k * max(1, over)
+            self.solves += solves
+            row = [utility(p, seat, view.rules, view.scores) for p in table]
+            maker = view.maker
+            on_maker = maker is not None and (
+                seat == maker if view.rules.cutthroat else (seat - maker) % 2 == 0
+            )
+            solved = [
+                (w, dict(zip(codes, ts, strict=True))) for w, ts in zip(ws, tricks, strict=True)
+            ]
+        else:
+            row, on_maker, solved = self._solved(view, codes, rng, k, over)
         for w, tricks_after in solved:
             for a in legal:
                 t = tricks_after[a.code]
