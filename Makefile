@@ -50,11 +50,11 @@ lint: $(VENV)/.dev-installed
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy --strict src
 
-## The suite (on the compiled solver when it is built), then the solver's
-## differential tests again on the pure-Python path.
+## The suite (on the compiled solver and search when built), then the solver's and the search's
+## tests again on the pure-Python path (the search bot's own tests then run the Python search).
 unit: $(VENV)/.dev-installed $(SYSDEPS_STAMP)
 	$(BIN)/pytest -q
-	EUCHRE_PURE=1 $(BIN)/pytest -q tests/test_solver.py tests/test_csolver.py
+	EUCHRE_PURE=1 $(BIN)/pytest -q tests/test_solver.py tests/test_csolver.py tests/test_search_bot.py tests/test_csearch.py
 
 ## The system packages of the tests (Debian's apt-get, as root; once: a stamp file).
 sysdeps: $(SYSDEPS_STAMP)
