@@ -46,9 +46,17 @@ _ADDRESS = re.compile(r"open (http://\S+?)/? in a browser")
 class ServerProcess:
     """A running `euchre serve` process."""
 
-    def __init__(self, proc: subprocess.Popen[str], url: str, lines: list[str]) -> None:
-        """Wrap a started process serving at ``url``."""
+    def __init__(
+        self,
+        proc: subprocess.Popen[str],
+        url: str,
+        lines: list[str],
+        reader: threading.Thread | None = None,
+    ) -> None:
+        """Wrap a started process serving at ``url`` (``reader``: the thread
+        collecting its output into ``lines``)."""
         self.proc = proc
+        self._reader = reader
         self.url = url.rstrip("/")
         self.ws_url = "ws" + self.url[len("http") :]
         self._lines = lines
@@ -74,13 +82,22 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        self._drain(1.0)
         return self.proc.returncode
+
+    def _drain(self, timeout: float = 5.0) -> None:
+        """Wait (at most ``timeout`` s) until the process's last output is in
+        ``log()``: the reader thread may still be behind when the process has
+        exited (it ends when the last holder of the pipe, a worker too, is gone)."""
+        if self._reader is not None:
+            self._reader.join(timeout)
 
     def kill(self) -> None:
         """SIGKILL: the server dies at once (nothing is flushed or closed)."""
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+        self._drain(1.0)
 
     def __enter__(self) -> ServerProcess:
         """The server itself."""
@@ -154,14 +171,15 @@ def start_server(
     lines: list[str] = []
     found = threading.Event()
     box: list[str] = []
-    threading.Thread(target=_pump, args=(proc.stdout, lines, found, box), daemon=True).start()
+    reader = threading.Thread(target=_pump, args=(proc.stdout, lines, found, box), daemon=True)
+    reader.start()
     deadline = time.monotonic() + timeout
     while not found.wait(0.05):
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             proc.wait()
             raise RuntimeError("euchre serve did not start:\n" + "".join(lines))
-    server = ServerProcess(proc, box[0], lines)
+    server = ServerProcess(proc, box[0], lines, reader)
     while True:
         try:
             answer = httpx.get(server.url + "/api/health", timeout=2, trust_env=False)
