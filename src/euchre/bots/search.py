@@ -71,6 +71,12 @@ Levels trade time for strength: ``easy``, ``medium``, ``hard`` (the
 default), ``expert``. A bot is made with a level's name; ``LEVELS`` holds
 each level's settings by variant, and each decision takes those of its
 view's variant (``SearchBot.level_for``).
+
+**Two paths.** The sampling, the weights, the rollouts and the solves run in
+the compiled core (``bots.compiled``, ``euchre._csearch``) when it is built,
+else (or with ``EUCHRE_PURE=1``, or ``compiled_core=False``) in the Python
+here, the reference; the statistics and the choice are this module's on both.
+``SearchBot.deadline`` makes a decision anytime.
 """
 
 from __future__ import annotations
