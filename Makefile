@@ -11,7 +11,7 @@ SYSDEPS_STAMP   = $(VENV)/.sysdeps-ok
 # The compiled solver, playouts and search (euchre._csolver, _cplayout, _csearch): the editable install builds them in
 # place, so a change to these reinstalls (the install goes on without a compiler).
 BUILD_INPUTS    = setup.py src/euchre/_solver.c src/euchre/_playout.c src/euchre/_csearch.c \
-                  src/euchre/_core.h src/euchre/_rule.h
+                  src/euchre/_core.h src/euchre/_rng.h src/euchre/_rule.h
 
 .PHONY: play run test lint typecheck unit bench clean sysdeps
 

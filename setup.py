@@ -20,13 +20,19 @@ setup(
         Extension(
             "euchre._csearch",
             sources=["src/euchre/_csearch.c"],
-            depends=["src/euchre/_core.h", "src/euchre/_rule.h", "src/euchre/_solver.c"],
+            depends=[
+                "src/euchre/_core.h",
+                "src/euchre/_rng.h",
+                "src/euchre/_rule.h",
+                "src/euchre/_solver.c",
+            ],
             extra_compile_args=["-O2"],
             optional=True,
         ),
         Extension(
             "euchre._cplayout",
             sources=["src/euchre/_playout.c"],
+            depends=["src/euchre/_core.h", "src/euchre/_rng.h"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

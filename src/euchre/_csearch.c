@@ -28,6 +28,7 @@
 #include "_solver.c"
 
 #include "_core.h"
+#include "_rng.h"
 #include "_rule.h"
 
 /* --- helpers for arguments ---------------------------------------------------- */
@@ -486,55 +487,7 @@ static PyObject *Hand_rule_keep(HandObject *self, PyObject *Py_UNUSED(ignored)) 
     return Py_BuildValue("(Nd)", hand_wrap(Py_TYPE(self), &out), p);
 }
 
-/* --- the generator -------------------------------------------------------------- */
-
-typedef struct {
-    uint64_t s[4];
-} Rng;
-
-static inline uint64_t cs_splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static void rng_seed(Rng *r, uint64_t seed) {
-    for (int i = 0; i < 4; i++)
-        r->s[i] = cs_splitmix64(&seed);
-}
-
-static inline uint64_t cs_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static inline uint64_t rng_next(Rng *r) {
-    uint64_t *s = r->s;
-    uint64_t out = cs_rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = cs_rotl(s[3], 45);
-    return out;
-}
-
-/* uniform in [0, k), exact (Lemire's method with rejection) */
-static inline uint32_t rng_below(Rng *r, uint32_t k) {
-    uint64_t m = (uint64_t)(uint32_t)(rng_next(r) >> 32) * k;
-    uint32_t low = (uint32_t)m;
-    if (low < k) {
-        uint32_t t = -k % k;
-        while (low < t) {
-            m = (uint64_t)(uint32_t)(rng_next(r) >> 32) * k;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
-
-/* uniform in [0, 1) with 53 bits */
-static inline double rng_unit(Rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
+/* --- the generator (_rng.h) ------------------------------------------------------ */
 
 static void rng_shuffle(Rng *r, int8_t *a, int n) {
     for (int i = n - 1; i > 0; i--) {

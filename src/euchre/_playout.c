@@ -20,7 +20,8 @@
  * - each seat asked to go alone: pass or alone, 50/50;
  * - the play: a uniform card among those the seat may play.
  *
- * The generator is xoshiro256** seeded by splitmix64 from a 64-bit seed;
+ * The generator (_rng.h, shared with the compiled search) is xoshiro256**
+ * seeded by splitmix64 from a 64-bit seed; the trump tables are _core.h's;
  * bounded draws are exact (Lemire's method with rejection). A hand keeps no
  * Python object while it is played, so the batch entry point releases the
  * GIL.
@@ -30,132 +31,19 @@
 #include <stdint.h>
 #include <string.h>
 
-/* action kinds (actions.py) */
-enum { PASS = 0, ORDER = 1, CALL = 2, PICKUP = 3, DECLINE = 4, ALONE = 5, KEEP = 6, PLAY = 7 };
+#include "_core.h"
+#include "_rng.h"
 
-/* rule flags, as euchre.playout packs them */
-enum {
-    F_STICK = 1,            /* stick_the_dealer */
-    F_OPTIONAL_PICKUP = 2,  /* dealer_pickup == "optional" */
-    F_NAME_TURNED = 4,      /* may_name_turned_down_suit */
-    F_DISCARD_UP = 8,       /* dealer_may_discard_upcard */
-    F_JOKER_REDEAL = 16,    /* joker_upcard == "redeal" */
-    F_DEFENDERS_ALONE = 32, /* defenders_may_go_alone */
-    F_LEFT_OF_LONE = 64,    /* lone_lead == "left_of_lone" */
-    F_DUMMY_DECLINE = 128,  /* dummy_decline_is_alone */
-};
-
-#define JOKER 32
 #define MAX_HISTORY 64
 
-/* --- the trump tables of cards.py ------------------------------------------- */
-
-static uint8_t EFF[5][33];       /* effective suit of each card id under trump t (4: none) */
-static uint64_t SMASK[5][5];     /* cards of effective suit s under trump t */
-static uint8_t POWER[5][5][33];  /* trick-taking power under trump t, suit led */
-static uint16_t KEEP_COMBOS[252]; /* the five-of-ten subsets, in itertools order */
-
-static int trump_order(int t, int c) {
-    if (c == JOKER)
-        return 20;
-    int s = c >> 3, r = c & 7;
-    if (r == 4 && s == t)
-        return 19;
-    if (r == 4 && s == (t ^ 3))
-        return 18;
-    return 10 + (r < 4 ? r : r - 1);
-}
-
-static void build_tables(void) {
-    for (int t = 0; t < 5; t++) {
-        for (int c = 0; c < 33; c++) {
-            int e;
-            if (t == 4)
-                e = c == JOKER ? 4 : c >> 3;
-            else if (c == JOKER || ((c & 7) == 4 && (c >> 3) == (t ^ 3)))
-                e = t;
-            else
-                e = c >> 3;
-            EFF[t][c] = (uint8_t)e;
-        }
-        for (int s = 0; s < 5; s++) {
-            uint64_t m = 0;
-            for (int c = 0; c < 33; c++)
-                if (EFF[t][c] == s)
-                    m |= 1ULL << c;
-            SMASK[t][s] = m;
-        }
-        for (int led = 0; led < 5; led++)
-            for (int c = 0; c < 33; c++) {
-                int e = EFF[t][c];
-                POWER[t][led][c] = (uint8_t)(t < 4 && e == t ? 100 + trump_order(t, c)
-                                             : e == led    ? 1 + (c & 7)
-                                                           : 0);
-            }
-    }
-    int k = 0;
-    for (int a = 0; a < 10; a++)
-        for (int b = a + 1; b < 10; b++)
-            for (int c = b + 1; c < 10; c++)
-                for (int d = c + 1; d < 10; d++)
-                    for (int e = d + 1; e < 10; e++)
-                        KEEP_COMBOS[k++] =
-                            (uint16_t)(1u << a | 1u << b | 1u << c | 1u << d | 1u << e);
-}
-
-/* --- the generator ----------------------------------------------------------- */
-
-typedef struct {
-    uint64_t s[4];
-} Rng;
-
-static inline uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static void rng_seed(Rng *r, uint64_t seed) {
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&seed);
-}
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static inline uint64_t rng_next(Rng *r) {
-    uint64_t *s = r->s;
-    uint64_t out = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return out;
-}
-
-/* A uniform integer in [0, k), k >= 1: exact (rejects the biased low part). */
-static inline uint32_t below(Rng *r, uint32_t k) {
-    uint64_t m = (rng_next(r) >> 32) * (uint64_t)k;
-    uint32_t low = (uint32_t)m;
-    if (low < k) {
-        uint32_t floor = (uint32_t)(-k) % k;
-        while (low < floor) {
-            m = (rng_next(r) >> 32) * (uint64_t)k;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
+/* --- the trump tables (_core.h) and the generator (_rng.h) ------------------- */
 
 static inline int coin(Rng *r) { return (int)(rng_next(r) >> 63); }
 
 /* A uniform card of the non-empty mask m. */
 static inline int pick(Rng *r, uint64_t m) {
     if (m & (m - 1)) {
-        uint32_t k = below(r, (uint32_t)__builtin_popcountll(m));
+        uint32_t k = rng_below(r, (uint32_t)__builtin_popcountll(m));
         while (k--)
             m &= m - 1;
     }
@@ -188,7 +76,7 @@ static void build_decks(void) {
             DECK[0][k++] = (uint8_t)(s * 8 + r);
     DECK_SIZE[0] = k;
     memcpy(DECK[1], DECK[0], (size_t)k);
-    DECK[1][k] = JOKER;
+    DECK[1][k] = CH_JOKER;
     DECK_SIZE[1] = k + 1;
     for (int c = 0; c < 32; c++)
         DECK[2][c] = (uint8_t)c;
@@ -268,7 +156,7 @@ static void play_hand(Game *g, Rng *r) {
     uint8_t *o = g->order;
     memcpy(o, DECK[deck == 24 ? 0 : deck == 25 ? 1 : 2], (size_t)deck);
     for (int i = deck - 1; i > 0; i--) {
-        int j = (int)below(r, (uint32_t)(i + 1));
+        int j = (int)rng_below(r, (uint32_t)(i + 1));
         uint8_t t = o[i];
         o[i] = o[j];
         o[j] = t;
@@ -295,13 +183,13 @@ static void play_hand(Game *g, Rng *r) {
     for (int s = 0; s < 4; s++)
         g->tricks[s] = g->points[s] = 0;
 
-    if (g->up == JOKER) {
-        if (flags & F_JOKER_REDEAL) {
+    if (g->up == CH_JOKER) {
+        if (flags & R_JOKER_REDEAL) {
             g->thrown_in = 1;
             return;
         }
-        g->upsuit = (int)below(r, 4);
-        push(g, dealer, CALL | (uint64_t)g->upsuit << 4);
+        g->upsuit = (int)rng_below(r, 4);
+        push(g, dealer, K_CALL | (uint64_t)g->upsuit << 4);
     } else {
         g->upsuit = g->up >> 3;
     }
@@ -310,7 +198,7 @@ static void play_hand(Game *g, Rng *r) {
     int seat = (dealer + 1) % n;
     for (int k = 0; k < n; k++) {
         if (coin(r)) {
-            push(g, seat, PASS);
+            push(g, seat, K_PASS);
             seat = (seat + 1) % n;
         } else {
             g->maker = seat;
@@ -318,39 +206,39 @@ static void play_hand(Game *g, Rng *r) {
         }
     }
     if (g->maker >= 0) {
-        push(g, seat, ORDER);
+        push(g, seat, K_ORDER);
         g->trump = g->upsuit;
-        int may_decline = seat != dealer && (flags & F_OPTIONAL_PICKUP);
+        int may_decline = seat != dealer && (flags & R_OPTIONAL_PICKUP);
         uint64_t m = g->hands[dealer];
-        if (flags & F_DISCARD_UP)
+        if (flags & R_DISCARD_UP)
             m |= 1ULL << g->up;
         int cards = __builtin_popcountll(m);
-        uint32_t k = below(r, (uint32_t)(cards + may_decline));
+        uint32_t k = rng_below(r, (uint32_t)(cards + may_decline));
         if ((int)k < cards) {
             while (k--)
                 m &= m - 1;
             int c = __builtin_ctzll(m);
-            push(g, dealer, PICKUP | (uint64_t)c << 4);
+            push(g, dealer, K_PICKUP | (uint64_t)c << 4);
             g->hands[dealer] = (g->hands[dealer] | 1ULL << g->up) & ~(1ULL << c);
         } else {
-            push(g, dealer, DECLINE);
+            push(g, dealer, K_DECLINE);
         }
     } else {
         /* round two: pass (unless stuck) or a suit that may be named */
         seat = (dealer + 1) % n;
         for (int k = 0; k < n; k++) {
             int codes[5], nc = 0;
-            if (!((flags & F_STICK) && seat == dealer))
+            if (!((flags & R_STICK) && seat == dealer))
                 codes[nc++] = -1;
             for (int s = 0; s < 4; s++)
-                if (s != g->upsuit || (flags & F_NAME_TURNED))
+                if (s != g->upsuit || (flags & R_NAME_TURNED))
                     codes[nc++] = s;
-            int choice = codes[below(r, (uint32_t)nc)];
+            int choice = codes[rng_below(r, (uint32_t)nc)];
             if (choice < 0) {
-                push(g, seat, PASS);
+                push(g, seat, K_PASS);
                 seat = (seat + 1) % n;
             } else {
-                push(g, seat, CALL | (uint64_t)choice << 4);
+                push(g, seat, K_CALL | (uint64_t)choice << 4);
                 g->trump = choice;
                 g->maker = seat;
                 break;
@@ -366,9 +254,9 @@ static void play_hand(Game *g, Rng *r) {
     const int m = g->maker;
     int ask[4], nask = 0;
     if (g->cut) {
-        uint32_t k = below(r, 253);
+        uint32_t k = rng_below(r, 253);
         if (k == 0) {
-            push(g, m, ALONE);
+            push(g, m, K_ALONE);
             g->alone[g->nalone++] = m;
         } else {
             uint64_t pool = g->hands[m] | g->dummy, keep = 0;
@@ -377,21 +265,21 @@ static void play_hand(Game *g, Rng *r) {
                 ids[ni++] = __builtin_ctzll(pool);
                 pool &= pool - 1;
             }
-            unsigned combo = KEEP_COMBOS[k - 1];
+            unsigned combo = CH_KEEP_COMBOS[k - 1];
             for (int i = 0; i < 10; i++)
                 if (combo >> i & 1)
                     keep |= 1ULL << ids[i];
-            push(g, m, KEEP | keep << 4);
+            push(g, m, K_KEEP | keep << 4);
             g->hands[m] = keep;
         }
-        if (flags & F_DEFENDERS_ALONE) {
+        if (flags & R_DEFENDERS_ALONE) {
             ask[nask++] = (m + 1) % 3;
             ask[nask++] = (m + 2) % 3;
         }
     } else {
         ask[nask++] = m;
         ask[nask++] = (m + 2) % 4;
-        if (flags & F_DEFENDERS_ALONE) {
+        if (flags & R_DEFENDERS_ALONE) {
             ask[nask++] = (m + 1) % 4;
             ask[nask++] = (m + 3) % 4;
         }
@@ -401,9 +289,9 @@ static void play_hand(Game *g, Rng *r) {
         nask--;
         memmove(ask, ask + 1, (size_t)nask * sizeof(int));
         if (coin(r)) {
-            push(g, s, PASS);
+            push(g, s, K_PASS);
         } else {
-            push(g, s, ALONE);
+            push(g, s, K_ALONE);
             goes_alone(g, s, ask, &nask);
         }
     }
@@ -411,10 +299,10 @@ static void play_hand(Game *g, Rng *r) {
     /* who leads (RULES.md §2 Play, §3 Play; FastHand._next_ask) */
     int lone[4], nl = 0;
     for (int i = 0; i < g->nalone; i++)
-        if (!(g->cut && !(flags & F_DUMMY_DECLINE) && g->alone[i] == m))
+        if (!(g->cut && !(flags & R_DUMMY_DECLINE) && g->alone[i] == m))
             lone[nl++] = g->alone[i];
     int leader;
-    if (nl == 2 && (flags & F_LEFT_OF_LONE)) {
+    if (nl == 2 && (flags & R_LEFT_OF_LONE)) {
         leader = lone[0];
         for (int i = 0; i < 2; i++) {
             int maker_side = g->cut ? lone[i] == m : (lone[i] & 1) == (m & 1);
@@ -424,26 +312,26 @@ static void play_hand(Game *g, Rng *r) {
             }
         }
     } else {
-        leader = next_active(g, nl && (flags & F_LEFT_OF_LONE) ? lone[0] : dealer);
+        leader = next_active(g, nl && (flags & R_LEFT_OF_LONE) ? lone[0] : dealer);
     }
 
     /* the five tricks */
     const int t = g->trump;
-    const uint8_t *eff = EFF[t];
+    const uint8_t *eff = CH_EFF[t];
     for (int trick = 0; trick < 5; trick++) {
         int c = pick(r, g->hands[leader]);
         g->hands[leader] &= ~(1ULL << c);
-        push(g, leader, PLAY | (uint64_t)c << 4);
+        push(g, leader, K_PLAY | (uint64_t)c << 4);
         int led = eff[c];
-        const uint8_t *pw = POWER[t][led];
-        const uint64_t follow = SMASK[t][led];
+        const uint8_t *pw = CH_POWER[t][led];
+        const uint64_t follow = CH_SMASK[t][led];
         int best = pw[c], winner = leader;
         for (int s = next_active(g, leader); s != leader; s = next_active(g, s)) {
             uint64_t hand = g->hands[s];
             uint64_t may = hand & follow;
             c = pick(r, may ? may : hand);
             g->hands[s] = hand & ~(1ULL << c);
-            push(g, s, PLAY | (uint64_t)c << 4);
+            push(g, s, K_PLAY | (uint64_t)c << 4);
             if (pw[c] > best) {
                 best = pw[c];
                 winner = s;
@@ -606,7 +494,8 @@ static PyMethodDef mod_methods[] = {
 
 static int mod_exec(PyObject *module) {
     (void)module;
-    build_tables();
+    ch_build_tables();
+    ch_build_combos();
     build_decks();
     return 0;
 }
