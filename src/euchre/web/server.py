@@ -48,8 +48,12 @@ class TableServer:
         self.store = store
         self.bot_delay = bot_delay
         self.bot_timeout = bot_timeout
+        workers = default_workers() if bot_workers is None else bot_workers
         #: where the bots and hints think (started and stopped with the server)
-        self.pool = BotPool(default_workers() if bot_workers is None else bot_workers, bot_timeout)
+        self.pool = BotPool(workers, bot_timeout)
+        #: the hints thought out at once, all tables together: half the workers
+        #: (at least one), so that the bots always have workers to think in
+        self.hint_slots = asyncio.Semaphore(max(1, workers // 2))
         self.tables: dict[str, LiveTable] = {}
         self.closing = False
         self._load_lock = asyncio.Lock()
@@ -192,6 +196,8 @@ class TableServer:
                 await table.sync()  # a seat taken in another process
                 seat = table.game.seat_of(token)
                 if seat is None:
+                    # the socket loses any seat it had: as if it never said hello
+                    client.seat, client.token, client.hello = None, None, False
                     raise TableError("bad_token", "that is not the token of a seat here")
             client.seat, client.token, client.hello = seat, token, True
             table.send_state(client, force=True)
@@ -205,9 +211,9 @@ class TableServer:
             )
         assert client.seat is not None
         if isinstance(message, HintMessage):
-            client.send(
-                {"type": "hint", "seq": table.game.seq, "suggest": await table.hint(client.seat)}
-            )
+            seq = table.game.seen_seq(client.seat)
+            suggest = await table.hint(client.seat)
+            client.send({"type": "hint", "seq": seq, "suggest": suggest})
             return
         if len(message.action) > 100:
             raise TableError("illegal", "that is not an action")

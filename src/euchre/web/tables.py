@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from ..actions import Action, ActionError
 from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS, Bot, SearchBot, decide, make_bot
-from ..hand import Deal, HandState, IllegalActionError
+from ..hand import Deal, HandState, IllegalActionError, Phase
 from ..match import Match
 from ..record import hand_record, match_record
 from ..rules import Rules
@@ -56,13 +56,18 @@ __all__ = [
 #: quick and cheap, for casual play and for load).
 BOT_LEVELS: Final = (*SEARCH_LEVELS, "rule")
 #: TEST ONLY: with ``EUCHRE_TEST_BOTS=1`` in the server's environment a seat may
-#: also be ``test-raise`` (its bot raises) or ``test-slow`` (its bot thinks for
-#: ever); the fault tests use them to check the fallback to the rule bot. Never
+#: also be ``test-raise`` (its bot raises), ``test-slow`` (its bot thinks for
+#: ever) or ``test-think`` (it thinks :data:`TEST_THINK_SECONDS` on every
+#: decision that is not forced, within its deadline, as a search bot does, and
+#: plays the first legal action); the fault and pacing tests use them. Never
 #: offered to players.
-TEST_BOT_LEVELS: Final = ("test-raise", "test-slow")
+TEST_BOT_LEVELS: Final = ("test-raise", "test-slow", "test-think")
 #: How long a ``test-slow`` bot thinks at most (seconds; it stops early when the
 #: server stops, see :data:`STOP_TEST_BOTS`).
 TEST_SLOW_SECONDS: Final = 30.0
+#: How long a ``test-think`` bot thinks on a decision that is not forced
+#: (seconds; less if its deadline comes first).
+TEST_THINK_SECONDS: Final = 1.0
 #: Set when the server stops: a ``test-slow`` bot still thinking gives up.
 STOP_TEST_BOTS: Final = threading.Event()
 #: The layout version of a table's meta.
@@ -108,15 +113,27 @@ def bot_levels() -> tuple[str, ...]:
 
 
 class _TestBot:
-    """TEST ONLY (``EUCHRE_TEST_BOTS=1``): a bot that raises, or one that takes too long."""
+    """TEST ONLY (``EUCHRE_TEST_BOTS=1``): a bot that raises, one that takes too
+    long, or one that thinks a while on every choice it has."""
 
     def __init__(self, level: str) -> None:
         self.name = level
+        #: as ``SearchBot.deadline``: ``test-think`` answers by then
+        self.deadline: float | None = None
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        """Raise (``test-raise``) or think until stopped (``test-slow``)."""
+        """Raise (``test-raise``), think until stopped (``test-slow``), or think
+        ``TEST_THINK_SECONDS`` (at most until the deadline) unless forced
+        (``test-think``)."""
         if self.name == "test-raise":
             raise RuntimeError("test-raise: this bot always fails")
+        if self.name == "test-think":
+            if len(legal) > 1:
+                until = time.time() + TEST_THINK_SECONDS
+                if self.deadline is not None:
+                    until = min(until, self.deadline)
+                STOP_TEST_BOTS.wait(max(0.0, until - time.time()))
+            return legal[0]
         deadline = time.monotonic() + TEST_SLOW_SECONDS
         while time.monotonic() < deadline and not STOP_TEST_BOTS.wait(0.05):
             pass
@@ -213,7 +230,7 @@ def run_bot_job(job: BotJob) -> dict[str, Any]:
     records write them: no entry (and no pause) shows the other seats a merge
     before its keep."""
     bot = make_level_bot(job.level, job.seed)
-    if isinstance(bot, SearchBot):
+    if isinstance(bot, SearchBot | _TestBot):
         bot.deadline = job.deadline
     action = decide(bot, job.state, job.seat, job.scores)
     if action.is_merge:
@@ -274,6 +291,18 @@ class Game:
     def to_act(self) -> int | None:
         """The seat to act, if a hand is in progress."""
         return None if self.current is None else self.current.to_act
+
+    def seen_seq(self, seat: int | None) -> int:
+        """The ``seq`` as ``seat`` knows it (None: a spectator): the number of
+        entries whose effect it may see. The Cutthroat maker's bare ``keep`` (the
+        merge) is public only with the keep that follows it (RULES.md §6), so
+        until then every other seat and the spectators count one entry fewer:
+        no ``seq`` a client is told or answered with shows that the merge
+        happened (docs/protocol.md)."""
+        state = self.current
+        if state is not None and state.core.phase == Phase.KEEP and seat != state.core.maker:
+            return self.seq - 1
+        return self.seq
 
     def bot_to_act(self) -> int | None:
         """The bot seat to act now, or None (a human's turn, or no hand)."""
@@ -356,19 +385,25 @@ class Game:
         except (ActionError, ValueError) as exc:
             raise TableError("illegal", f"cannot read the action {text!r}: {exc}") from exc
 
-    def check(self, seat: int, action: Action) -> dict[str, Any]:
-        """The entry for ``seat`` doing ``action`` now, as a person at the table may:
-        the action must be among the seat's view's legal actions. Raises TableError."""
+    def check_turn(self, seat: int) -> None:
+        """TableError unless ``seat`` is to act now: ``not_started``, ``illegal``
+        (the match is over) or ``not_your_turn`` -- answers that any seat may
+        get at any moment, as they tell only what is public."""
         if self.status == "waiting":
             raise TableError("not_started", "the game has not started")
         if self.status == "over" or self.current is None:
             raise TableError("illegal", "the match is over")
         if self.to_act != seat:
             raise TableError("not_your_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
-        view = self.view(seat)
-        assert view is not None
+
+    def check(self, seat: int, action: Action) -> dict[str, Any]:
+        """The entry for ``seat`` doing ``action`` now, as a person at the table may:
+        the action must be among the seat's view's legal actions. Raises TableError."""
+        self.check_turn(seat)
+        view, state = self.view(seat), self.current
+        assert view is not None and state is not None
         if action not in view.legal:
-            why = self.current.why_illegal(action, seat, you=True)
+            why = state.why_illegal(action, seat, you=True)
             raise TableError("illegal", why or f"{action} is not allowed now")
         return self._entry(seat, action)
 
