@@ -228,6 +228,19 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         help="processes the bots and hints think in (default: one per core; 0: threads "
         "of the server process)",
     )
+    sv.add_argument(
+        "--no-docs",
+        action="store_true",
+        help="serve no API docs: no /docs, /redoc nor /openapi.json (for production)",
+    )
+    sv.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a site besides the served one whose pages may open WebSockets, such as "
+        "https://cards.example.org (repeatable; default: none)",
+    )
     return p, {"replay": r, "play": pl, "arena": ar, "serve": sv}
 
 
@@ -291,10 +304,17 @@ def serve_cli(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     if args.bot_workers is not None and not 0 <= args.bot_workers <= 1024:
         p.error(f"--bot-workers must be from 0 to 1024, not {args.bot_workers}")
     try:
+        from .web.middleware import parse_origin
         from .web.serve import serve_main
     except ImportError:
         print("euchre serve needs the web extra: pip install 'euchre[web]'", file=sys.stderr)
         return 2
+    origins = []
+    for text in args.allow_origin:
+        try:
+            origins.append(parse_origin(text))
+        except ValueError as exc:
+            p.error(f"--allow-origin: {exc}")
     return serve_main(
         host=args.host,
         port=args.port,
@@ -303,6 +323,8 @@ def serve_cli(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         bot_delay=args.bot_delay,
         bot_timeout=args.bot_timeout,
         bot_workers=args.bot_workers,
+        docs=not args.no_docs,
+        allow_origins=origins,
     )
 
 

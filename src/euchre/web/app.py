@@ -8,7 +8,8 @@ store reports a change (another process sharing a PostgreSQL database, too), so
 several processes can serve the same tables. See docs/protocol.md.
 
 The parts: :mod:`~euchre.web.messages` (the protocol's messages as pydantic
-models), :mod:`~euchre.web.middleware` (the body limit, the error answer),
+models), :mod:`~euchre.web.middleware` (the body limit, the security headers,
+the WebSocket Origin check, the error answer),
 :mod:`~euchre.web.live` (a table's clients, cache and bots),
 :mod:`~euchre.web.server` (all tables of the process, the WebSocket conversation).
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,12 +28,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS
 from ..rules import OPTIONS, VARIANTS, Rules, RulesError
 from .live import Client
 from .messages import CreateTable, ErrorBody, JoinSeat, StartTable, describe_errors
-from .middleware import BodyLimit, error_response
+from .middleware import BodyLimit, OriginCheck, SecurityHeaders, error_response
 from .server import TableServer
 from .store import open_store
 from .tables import TableError
@@ -79,11 +81,32 @@ def options_description() -> list[dict[str, Any]]:
     return out
 
 
+class _SecuredApp(FastAPI):
+    """FastAPI with :class:`~euchre.web.middleware.SecurityHeaders` outside
+    everything, Starlette's error layer too, so that a 500 has the headers."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        """FastAPI's stack, wrapped in the security headers (the docs pages: their policy)."""
+        docs = {self.docs_url, self.redoc_url, self.swagger_ui_oauth2_redirect_url}
+        docs_paths = {path for path in docs if path} if self.openapi_url else set()
+        return SecurityHeaders(super().build_middleware_stack(), docs_paths=docs_paths)
+
+
 def create_app(
-    db: str, bot_delay: float = 0.6, bot_timeout: float = 5.0, bot_workers: int | None = None
+    db: str,
+    bot_delay: float = 0.6,
+    bot_timeout: float = 5.0,
+    bot_workers: int | None = None,
+    *,
+    docs: bool = True,
+    allow_origins: Sequence[str] = (),
 ) -> FastAPI:
     """The FastAPI application serving the tables of the store at URL ``db``
-    (``bot_workers``: the bot pool's processes; None: one per core, 0: threads)."""
+    (``bot_workers``: the bot pool's processes; None: one per core, 0: threads).
+
+    ``docs`` False: no ``/docs``, ``/redoc`` nor ``/openapi.json``.
+    ``allow_origins``: the origins besides the served site whose pages may
+    open a WebSocket (:class:`~euchre.web.middleware.OriginCheck`)."""
     server = TableServer(open_store(db), bot_delay, bot_timeout, bot_workers)
 
     @contextlib.asynccontextmanager
@@ -94,14 +117,17 @@ def create_app(
         finally:
             await server.stop()
 
-    app = FastAPI(
+    off: dict[str, Any] = {} if docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
+    app = _SecuredApp(
         title="euchre",
         summary="The Euchre web table",
         lifespan=lifespan,
         responses=ERROR_RESPONSES,
+        **off,
     )
     app.state.server = server
     app.add_middleware(BodyLimit)
+    app.add_middleware(OriginCheck, allowed=allow_origins)
 
     @app.exception_handler(TableError)
     async def on_table_error(_request: Request, exc: TableError) -> JSONResponse:

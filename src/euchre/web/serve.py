@@ -10,6 +10,7 @@ import contextlib
 import logging
 import socket
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -56,8 +57,13 @@ def serve_main(
     bot_delay: float,
     bot_timeout: float = 5.0,
     bot_workers: int | None = None,
+    docs: bool = True,
+    allow_origins: Sequence[str] = (),
 ) -> int:
-    """Serve until interrupted (SIGINT/SIGTERM); returns the exit status."""
+    """Serve until interrupted (SIGINT/SIGTERM); returns the exit status.
+
+    ``docs`` False: no API docs (``--no-docs``); ``allow_origins``: other
+    sites whose pages may open WebSockets (``--allow-origin``)."""
     if db is None:
         folder = Path(data)
         db = f"sqlite:///{(folder / 'euchre.db').resolve()}"
@@ -81,7 +87,7 @@ def serve_main(
     print(f"euchre: open http://{shown}:{actual}/ in a browser", flush=True)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config = uvicorn.Config(
-        create_app(db, bot_delay, bot_timeout, bot_workers),
+        create_app(db, bot_delay, bot_timeout, bot_workers, docs=docs, allow_origins=allow_origins),
         log_level="warning",
         ws_max_size=WS_MAX_SIZE,
         timeout_graceful_shutdown=3,
