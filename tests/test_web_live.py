@@ -52,6 +52,14 @@ def api(server: ServerProcess) -> Iterator[Api]:
     client.close()
 
 
+def catch_up(client: TableClient, seq: int) -> dict[str, Any]:
+    """The client's latest state once it is at ``seq`` or later, with a hand."""
+    state = client.latest
+    while state is None or state["seq"] < seq or state["public"] is None:
+        state = client.state()
+    return state
+
+
 def settle(*clients: TableClient) -> None:
     """Read what the server has sent so far."""
     for client in clients:
@@ -71,13 +79,15 @@ def to_the_merge(
     players = [TableClient(server.ws_url, table_id, token) for token in tokens]
     spectator = TableClient(server.ws_url, table_id, None)
     api.start(table_id, tokens[0])
-    for _ in range(12):
-        settle(*players, spectator)
-        state = spectator.latest
-        assert state is not None and state["public"] is not None
+    for seq in range(12):
+        state = catch_up(spectator, seq)
+        assert state["public"] is not None
         seat = state["public"]["to_act"]
-        view = players[seat].latest["view"]  # type: ignore[index]
+        view = catch_up(players[seat], seq)["view"]
         if view["phase"] == "maker":
+            for client in players:
+                catch_up(client, seq)
+            settle(*players, spectator)
             return players, spectator, seat, players[seat].latest  # type: ignore[return-value]
         legal = view["legal"]
         want = next((a for a in ("order", "pickup") if a in legal), None)

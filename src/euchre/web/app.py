@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -32,6 +33,7 @@ from starlette.types import ASGIApp
 
 from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS
 from ..rules import OPTIONS, VARIANTS, Rules, RulesError
+from .limits import Limits
 from .live import Client
 from .messages import CreateTable, ErrorBody, JoinSeat, StartTable, describe_errors
 from .middleware import BodyLimit, OriginCheck, SecurityHeaders, error_response
@@ -54,9 +56,12 @@ ERROR_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
         (403, "bad_token"),
         (404, "not_found"),
         (405, "method_not_allowed"),
+        (408, "timeout (the request body did not arrive in time)"),
         (409, "seat_taken"),
+        (410, "expired (the table waited too long for its start)"),
         (413, "too_large"),
-        (503, "busy"),
+        (429, "rate_limited (too many new tables from one address)"),
+        (503, "busy (too many tables waiting or created)"),
     ]
 }
 
@@ -97,17 +102,20 @@ def create_app(
     bot_delay: float = 0.6,
     bot_timeout: float = 5.0,
     bot_workers: int | None = None,
+    limits: Limits | None = None,
     *,
     docs: bool = True,
     allow_origins: Sequence[str] = (),
 ) -> FastAPI:
     """The FastAPI application serving the tables of the store at URL ``db``
-    (``bot_workers``: the bot pool's processes; None: one per core, 0: threads).
+    (``bot_workers``: the bot pool's processes; None: one per core, 0: threads;
+    ``limits``: the resource limits, None: the defaults).
 
     ``docs`` False: no ``/docs``, ``/redoc`` nor ``/openapi.json``.
     ``allow_origins``: the origins besides the served site whose pages may
     open a WebSocket (:class:`~euchre.web.middleware.OriginCheck`)."""
-    server = TableServer(open_store(db), bot_delay, bot_timeout, bot_workers)
+    limits = limits or Limits()
+    server = TableServer(open_store(db), bot_delay, bot_timeout, bot_workers, limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -126,7 +134,7 @@ def create_app(
         **off,
     )
     app.state.server = server
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, timeout=limits.request_timeout)
     app.add_middleware(OriginCheck, allowed=allow_origins)
 
     @app.exception_handler(TableError)
@@ -182,15 +190,17 @@ def create_app(
         return {"tables": await server.summaries()}
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
-        """Create a table: rules (with ``variant``), a bot level per seat, a name."""
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        """Create a table: rules (with ``variant``), a bot level per seat, a name.
+        Limited per peer address and overall (429 ``rate_limited``, 503 ``busy``)."""
         options = dict(body.rules)
         variant = options.pop("variant", "cutthroat")
         try:
             rules = Rules.from_options(variant, options)
         except (RulesError, TypeError) as exc:
             raise TableError("bad_request", f"rules: {exc}") from exc
-        table = await server.create(rules, body.bots, body.name)
+        address = request.client.host if request.client is not None else None
+        table = await server.create(rules, body.bots, body.name, address)
         return {
             "table_id": table.table_id,
             "invite": f"/t/{table.table_id}",
@@ -232,13 +242,27 @@ def create_app(
         client = Client(websocket)
         writer = asyncio.create_task(client.writer())
         table = await server.get(table_id)
+        closing: int | None = None
         try:
             if table is None:
                 client.error("not_found", f"no table {table_id!r}")
                 return
             table.clients.add(client)
+            deadline = time.monotonic() + limits.hello_timeout
             while True:
-                message = await websocket.receive()
+                if client.hello:
+                    message = await websocket.receive()
+                else:  # a socket must say hello (successfully) in time
+                    try:
+                        message = await asyncio.wait_for(
+                            websocket.receive(), max(0.0, deadline - time.monotonic())
+                        )
+                    except TimeoutError:
+                        client.error(
+                            "timeout", f"no hello within {limits.hello_timeout:g} s: closing"
+                        )
+                        closing = 4408
+                        break
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
@@ -259,7 +283,9 @@ def create_app(
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(writer, 2)
             if table is None:
+                closing = 4404
+            if closing is not None:
                 with contextlib.suppress(Exception):
-                    await websocket.close(code=4404)
+                    await websocket.close(code=closing)
 
     return app

@@ -25,7 +25,7 @@ from ..bots import DEFAULT_LEVEL
 from ..review import review_hand
 from ..view import View
 from .store import Store, StoreConflict
-from .tables import Game, TableError, derive_seed, run_bot_job
+from .tables import Game, TableError, derive_seed, expired_error, run_bot_job
 from .workers import suggest, think
 
 if TYPE_CHECKING:
@@ -270,7 +270,8 @@ class LiveTable:
 
     # -- people ---------------------------------------------------------------------------
     async def join(self, seat: int, name: str) -> str:
-        """Seat a person (table waiting); the secret token."""
+        """Seat a person (table waiting, not expired); the secret token."""
+        await self.server.check_expiry(self)
         async with self.lock:
             await self._refresh_locked()
             if self.game.status != "waiting":
@@ -284,11 +285,15 @@ class LiveTable:
         return token
 
     async def start(self, token: str) -> None:
-        """Start the game (a seated person's token): bots fill the empty seats, first deal."""
+        """Start the game (a seated person's token): bots fill the empty seats, first deal.
+        TableError ``expired`` if the table waited longer than ``--table-expiry``."""
+        await self.server.check_expiry(self)
         async with self.lock:
             await self._refresh_locked()
             if self.game.seat_of(token) is None:
                 raise TableError("bad_token", "that is not the token of a seat here", 403)
+            if self.game.status == "expired":
+                raise expired_error()
             if self.game.status == "waiting":
                 game = Game(copy.deepcopy(self.game.meta))
                 game.start()

@@ -46,6 +46,7 @@ __all__ = [
     "Game",
     "TableError",
     "derive_seed",
+    "expired_error",
     "hash_token",
     "new_meta",
     "new_token",
@@ -85,6 +86,13 @@ class TableError(Exception):
         self.code = code
         self.message = message
         self.status = status
+
+
+def expired_error() -> TableError:
+    """The answer about a table that expired (nobody started it in time): 410 ``expired``."""
+    return TableError(
+        "expired", "the table expired: nobody started it in time; create a new one", 410
+    )
 
 
 def hash_token(token: str) -> str:
@@ -202,6 +210,7 @@ def new_meta(
         "first_dealer": random.Random(derive_seed(seed, "dealer")).randrange(n),
         "seats": seats,
         "status": "waiting",
+        "created": time.time(),
     }
 
 
@@ -252,7 +261,7 @@ class Game:
         #: views of the current state by seat (cleared by every change)
         self._views: dict[int, View] = {}
         self._views_of: HandState | None = None
-        if meta["status"] != "waiting":
+        if meta["status"] not in ("waiting", "expired"):
             self._deal_if_needed()
 
     @classmethod
@@ -266,9 +275,9 @@ class Game:
     # -- state ----------------------------------------------------------------------
     @property
     def status(self) -> str:
-        """``waiting``, ``playing`` or ``over``."""
-        if self.meta["status"] == "waiting":
-            return "waiting"
+        """``waiting``, ``playing``, ``over`` or ``expired`` (nobody started it in time)."""
+        if self.meta["status"] in ("waiting", "expired"):
+            return str(self.meta["status"])
         return "over" if self.match.is_over else "playing"
 
     @property
@@ -391,6 +400,8 @@ class Game:
         get at any moment, as they tell only what is public."""
         if self.status == "waiting":
             raise TableError("not_started", "the game has not started")
+        if self.status == "expired":
+            raise expired_error()
         if self.status == "over" or self.current is None:
             raise TableError("illegal", "the match is over")
         if self.to_act != seat:
@@ -471,6 +482,8 @@ class Game:
         """Seat a person; returns the new secret token (its hash goes in the meta)."""
         if not 0 <= seat < self.rules.seats:
             raise TableError("bad_request", f"no seat {seat} (seats 0 to {self.rules.seats - 1})")
+        if self.status == "expired":
+            raise expired_error()
         if self.seats[seat]["kind"] != "empty":
             raise TableError("seat_taken", f"seat {seat} is taken", 409)
         if self.status != "waiting":

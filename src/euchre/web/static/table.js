@@ -308,7 +308,8 @@ function render() {
   main.dataset.handsPlayed = String(tb.hands_played ?? 0);
   $("table-name").textContent = tb.name || t("table.title");
   document.title = `${tb.name || t("table.title")} · ${t("app.name")}`;
-  const waiting = tb.status === "waiting";
+  // an expired table (nobody started it in time) stays on the waiting panel, closed
+  const waiting = tb.status === "waiting" || tb.status === "expired";
   $("waiting").hidden = !waiting;
   $("board").hidden = waiting;
   $("side").hidden = waiting;
@@ -326,7 +327,9 @@ function renderWaiting() {
   const tb = table();
   $("invite-link").value = `${location.origin}/t/${tb.table_id}`;
   const me = mySeat();
-  const canJoin = me === null && !watchOnly && tb.seats.some((s) => s.kind === "empty");
+  const expired = tb.status === "expired";
+  const canJoin =
+    !expired && me === null && !watchOnly && tb.seats.some((s) => s.kind === "empty");
   $("join-box").hidden = !canJoin;
   if (canJoin && !$("join-name").value) $("join-name").value = savedName();
   $("wait-seats").replaceChildren(
@@ -363,8 +366,12 @@ function renderWaiting() {
       return li;
     }),
   );
-  $("start-button").hidden = me === null;
-  $("start-help").hidden = me === null;
+  $("start-button").hidden = me === null || expired;
+  $("start-help").hidden = me === null || expired;
+  if (expired) {
+    $("wait-error").hidden = false;
+    $("wait-error").textContent = t("error.expired");
+  }
 }
 
 async function join(seat) {
