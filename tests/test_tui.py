@@ -717,3 +717,43 @@ def test_cli_level_needs_the_search_bot(capsys: pytest.CaptureFixture[str]) -> N
         cli.main(["play", "--bots", "rule", "--level", "hard"])
     assert e.value.code == 2
     assert "--level is the search bot's strength" in capsys.readouterr().err
+
+
+# -- issue 19: help order, stable numbers, standings on quit, the left bower ------------
+
+
+def _help_blocks(text: str) -> list[list[tuple[str, int, str]]]:
+    """Each ``help`` printed: its card lines as (verb, number, card)."""
+    blocks = []
+    for block in text.split("What you can do now:")[1:]:
+        lines = []
+        for line in block.splitlines()[1:]:
+            m = re.match(r"  (discard|play) (\d+) — \1 (\S+)$", line)
+            if not line.startswith("  ") or line.startswith("  Also"):
+                break
+            if m:
+                lines.append((m[1], int(m[2]), m[3]))
+        blocks.append(lines)
+    return blocks
+
+
+def test_help_lists_cards_in_hand_order() -> None:
+    """Issue 19: ``help`` lists the discards (and the plays) in the order of
+    the hand on screen, each with the number shown there."""
+
+    def ask_help(prompt: str, view: View) -> list[str]:
+        return ["help"] if prompt in ("discard> ", "play> ") else []
+
+    discards = 0
+    for seed in range(1, 7):
+        driver = Driver(seed, strategy=_aggressive)
+        driver.check_leaks = False  # help's own example names JH
+        scripted = Scripted(driver, ask_help)
+        game, out = new_game(Rules(target=3), scripted, seed=seed)
+        driver.attach(game, out)
+        assert game.run() == 0
+        for lines in _help_blocks(driver.text()):
+            numbers = [n for _, n, _ in lines]
+            assert numbers == sorted(numbers), lines
+            discards += sum(verb == "discard" for verb, _, _ in lines) > 1
+    assert discards

@@ -87,7 +87,7 @@ class Guide:
             ]
         up = self.drawer.card(view.up_card)
         out: list[Text] = []
-        for a in view.legal:
+        for a in _in_hand_order(view.legal, choices):
             out.extend(self._help_line(view, a, up, choices))
         return out
 
@@ -140,3 +140,15 @@ class Guide:
         if len(ranked) > 5:
             lines.append(Text(f"  … and {len(ranked) - 5} more", style="dim"))
         return lines
+
+
+def _in_hand_order(legal: Sequence[Action], choices: Sequence[Card]) -> list[Action]:
+    """``legal`` with its card actions (discards, plays) in the order of the
+    cards on screen (``choices``); the other actions keep their places."""
+    number = {c: i for i, c in enumerate(choices)}
+
+    def place(a: Action) -> int:
+        return number.get(a.card, len(number)) if a.card is not None else len(number)
+
+    cards = iter(sorted((a for a in legal if a.card is not None), key=place))
+    return [next(cards) if a.card is not None else a for a in legal]
