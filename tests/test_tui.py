@@ -757,3 +757,36 @@ def test_help_lists_cards_in_hand_order() -> None:
             assert numbers == sorted(numbers), lines
             discards += sum(verb == "discard" for verb, _, _ in lines) > 1
     assert discards
+
+
+@pytest.mark.parametrize("variant", ["cutthroat", "partnership"])
+def test_quit_prints_the_standings(variant: str) -> None:
+    """Issue 19: leaving prints the match standings: each seat's (or side's)
+    score, best first, the hands played and the target."""
+    driver = Driver(4, strategy=_aggressive)
+    hands_seen: list[int] = []
+
+    def inp(prompt: str) -> str:
+        hands_seen.append(len(driver.game.match.hands) if driver.game else 0)
+        if len(hands_seen) > 1 and hands_seen[-1] >= 2:
+            return "quit"
+        return driver(prompt)
+
+    rules = Rules(variant=variant, target=10)  # type: ignore[arg-type]
+    game, out = new_game(rules, inp, seed=4)
+    driver.attach(game, out)
+    assert game.run() == 0
+    text = driver.text()
+    after = text[text.index("You left the game.") :]
+    played = len(game.match.hands)
+    assert played >= 2
+    scores = game.match.scores
+    if variant == "cutthroat":
+        entries = [(n, scores[s]) for s, n in enumerate(("You", "West", "North"))]
+    else:
+        entries = [("You & North", scores[0]), ("West & East", scores[1])]
+    entries.sort(key=lambda e: -e[1])
+    line = " · ".join(f"{n} {v}" for n, v in entries)
+    want = f"Standings after {played} hands: {line}   (first to 10)"
+    assert want in after, after
+    assert "hand in progress is not scored" in after

@@ -170,6 +170,20 @@ class Drawer:
             parts = [Text.assemble(self.side_name(s), f" {scores[s]}") for s in (0, 1)]
         return join(parts, " · ").append(f"   (first to {self.rules.target})", style="dim")
 
+    def standings_text(self, scores: Sequence[int], hands: int) -> Text:
+        """The match so far: each player's (or side's) score, best first, after
+        ``hands`` hands, and the target.
+
+        >>> Drawer(Rules(), symbols=True).standings_text([1, 4, 1], 3).plain
+        'Standings after 3 hands: West 4 · You 1 · North 1   (first to 10)'
+        """
+        seats = range(len(scores)) if self.rules.cutthroat else range(2)
+        ranked = sorted(seats, key=lambda s: -scores[s])
+        parts = [Text.assemble(self.side_name(s), f" {scores[s]}") for s in ranked]
+        head = Text(f"Standings after {hands} hand{'s' * (hands != 1)}: ", style="bold")
+        text = head.append(join(parts, " · "))
+        return text.append(f"   (first to {self.rules.target})", style="dim")
+
     def tricks_text(self, view: View) -> Text:
         """The tricks each seat has taken this hand (and each side's, in partnership)."""
         parts = []

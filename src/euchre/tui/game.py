@@ -250,6 +250,11 @@ class TerminalGame:
     def _goodbye(self) -> None:
         self.console.print()
         self.console.print(Text("You left the game.", style="bold"))
+        m = self.match
+        self.console.print(self.drawer.standings_text(m.scores, len(m.hands)))
+        if m.current is not None:
+            note = f"(hand {len(m.hands) + 1}, the hand in progress is not scored)"
+            self.console.print(Text(note, style="dim"))
         if self.save_path is not None and self._save():
             self.console.print(
                 Text(f"The match so far is saved in {self.save_path}", style="dim"), soft_wrap=True
