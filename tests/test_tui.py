@@ -24,7 +24,7 @@ from rich.console import Console
 
 from euchre import cli
 from euchre.actions import Action
-from euchre.cards import Card, Suit, deck_cards
+from euchre.cards import Card, Rank, Suit, deck_cards
 from euchre.hand import Phase
 from euchre.record import match_record, read_match
 from euchre.rules import Rules
@@ -790,3 +790,41 @@ def test_quit_prints_the_standings(variant: str) -> None:
     want = f"Standings after {played} hands: {line}   (first to 10)"
     assert want in after, after
     assert "hand in progress is not scored" in after
+
+
+def test_left_bower_marked_and_grouped_with_trump() -> None:
+    """Issue 19: once trump is known, the left bower (the jack of trump's
+    colour) is marked with the trump suit wherever the hand is shown, and is
+    sorted among the trumps."""
+    marked = 0
+    for seed in range(1, 13):
+        inner = Driver(seed, strategy=_aggressive)
+
+        def inp(prompt: str, inner: Driver = inner) -> str:
+            nonlocal marked
+            if prompt == NEXT_PROMPT:
+                return inner(prompt)
+            view = inner.view()
+            trump = view.trump
+            if trump is not None:
+                text = inner.text()
+                panel = text[text.rindex("╭─ Hand") :]
+                numbers = {c: n for n, c in numbered_on_screen(text).items()}
+                left = Card.of(Rank.JACK, trump.partner)
+                held = [c for c in view.hand if c in numbers]
+                if left in held:
+                    mark = f"{numbers[left]} {left.pretty()}({trump.symbol})"
+                    assert mark in panel, panel
+                    marked += 1
+                trumps = [numbers[c] for c in held if c.effective_suit(trump) == trump]
+                others = [numbers[c] for c in held if c.effective_suit(trump) != trump]
+                assert not trumps or not others or max(trumps) < min(others), panel
+                for c in held:
+                    if c != left:
+                        assert f"{c.pretty()}(" not in panel.replace("(up)", ""), panel
+            return inner(prompt)
+
+        game, out = new_game(Rules(target=3), inp, seed=seed)
+        inner.attach(game, out)
+        assert game.run() == 0
+    assert marked >= 3

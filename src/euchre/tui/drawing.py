@@ -77,26 +77,46 @@ class Drawer:
         self.names = seat_names(rules)
 
     # -- cards, suits and seats ----------------------------------------------
-    def card(self, card: Card, *, dim: bool = False) -> Text:
+    def card(self, card: Card, *, dim: bool = False, trump: Suit | None = None) -> Text:
         """One card, red or black (dimmed when ``dim``: not playable now).
+        When ``trump`` is given, the left bower (the jack of trump's colour,
+        which counts as trump) is marked with the trump suit: ``J♦(♥)``.
 
         >>> Drawer(Rules(), symbols=False).card(Card.parse("TH"))
         <text '10H' [Span(0, 3, 'bold red')] ''>
         >>> Drawer(Rules(), symbols=True).card(Card.parse("TH")).plain
         '10♥'
+        >>> Drawer(Rules(), symbols=True).card(Card.parse("JD"), trump=Suit.HEARTS).plain
+        'J♦(♥)'
         """
+        faint = " dim" if dim else ""
         if card.is_joker:
-            return Text.assemble(("Jk", "bold magenta" + (" dim" if dim else "")))
+            return Text.assemble(("Jk", "bold magenta" + faint))
         text = card.pretty() if self.symbols else str(card).replace("T", "10")
         style = "bold red" if card.suit is not None and card.suit.is_red else "bold"
-        return Text.assemble((text, style + (" dim" if dim else "")))
+        out = Text.assemble((text, style + faint))
+        if trump is not None and card.suit is not trump and card.effective_suit(trump) is trump:
+            mark = Text.assemble("(", self.suit(trump), ")")
+            if dim:
+                mark.stylize("dim")
+            out.append(mark)
+        return out
 
-    def cards(self, cards: Sequence[Card], *, start: int | None = None, sep: str = "  ") -> Text:
-        """Cards in a row; numbered from ``start`` when it is given."""
+    def cards(
+        self,
+        cards: Sequence[Card],
+        *,
+        start: int | None = None,
+        sep: str = "  ",
+        trump: Suit | None = None,
+    ) -> Text:
+        """Cards in a row; numbered from ``start`` when it is given; the left
+        bower marked when ``trump`` is given."""
         if start is None:
-            return join((self.card(c) for c in cards), sep)
+            return join((self.card(c, trump=trump) for c in cards), sep)
         return join(
-            Text.assemble((f"{i}", "dim"), " ", self.card(c)) for i, c in enumerate(cards, start)
+            Text.assemble((f"{i}", "dim"), " ", self.card(c, trump=trump))
+            for i, c in enumerate(cards, start)
         )
 
     def suit(self, suit: Suit | None) -> Text:
@@ -147,15 +167,16 @@ class Drawer:
         """The verb's form for ``seat``: ``you`` for seat 0, else ``other``."""
         return you if seat == 0 else other
 
-    def action(self, action: Action) -> Text:
-        """An action in words (``play J♥``, ``call ♠ spades``)."""
+    def action(self, action: Action, *, trump: Suit | None = None) -> Text:
+        """An action in words (``play J♥``, ``call ♠ spades``); the left bower
+        marked when ``trump`` is given."""
         card = action.card
         if action.kind == "play" and card is not None:
-            return Text("play ").append(self.card(card))
+            return Text("play ").append(self.card(card, trump=trump))
         if action.kind == "pickup" and card is not None:
-            return Text("pick up, discard ").append(self.card(card))
+            return Text("pick up, discard ").append(self.card(card, trump=trump))
         if action.kind == "keep" and action.cards:
-            return Text("keep ").append(self.cards(list(action.cards)))
+            return Text("keep ").append(self.cards(list(action.cards), trump=trump))
         if action.kind == "call" and action.suit is not None:
             return Text("call ").append(self.suit_named(action.suit))
         return Text(str(action))
@@ -225,8 +246,8 @@ class Drawer:
             grid.add_row("Tricks", self.tricks_text(view))
             grid.add_row("This trick", self.trick_text(view))
         if view.phase is Phase.KEEP:
-            grid.add_row("Your hand", self.cards(choices[:5], start=1))
-            grid.add_row("Dummy", self.cards(choices[5:], start=6))
+            grid.add_row("Your hand", self.cards(choices[:5], start=1, trump=view.trump))
+            grid.add_row("Dummy", self.cards(choices[5:], start=6, trump=view.trump))
         else:
             label = "Your cards" if view.phase is not Phase.PICKUP else "Hand + up-card"
             grid.add_row(label, self.hand_text(view, choices))
@@ -240,7 +261,7 @@ class Drawer:
         parts = []
         for i, c in enumerate(choices, 1):
             dim = view.phase is Phase.PLAY and c not in playable
-            card = self.card(c, dim=dim)
+            card = self.card(c, dim=dim, trump=view.trump)
             if view.phase is Phase.PICKUP and c == view.up_card:
                 card.append("(up)", style="dim")
             parts.append(Text.assemble((f"{i}", "dim"), " ", card))

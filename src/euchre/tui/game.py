@@ -205,7 +205,8 @@ class TerminalGame:
             self._show_table(view, choices)
         elif cmd.name == "hint":
             # The search bot's ranking of the legal actions on this seat's view.
-            self._print_lines(self.guide.hint(self.adviser.suggest(view), choices))
+            ranked = self.adviser.suggest(view)
+            self._print_lines(self.guide.hint(ranked, choices, view.trump))
         else:
             self._print_lines(self.guide.help(view, choices))
 

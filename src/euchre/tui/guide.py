@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from ..actions import Action
-from ..cards import Card, effective_suit
+from ..cards import Card, Rank, Suit, effective_suit
 from ..hand import Phase
 from ..view import View
 from .drawing import Drawer, join
@@ -71,6 +71,21 @@ class Guide:
         cards as numbered on screen) and the other commands."""
         lines = [Text("What you can do now:", style="bold")]
         lines += [Text("  ").append(line) for line in self._help_lines(view, choices)]
+        if view.trump is not None:
+            left = Card.of(Rank.JACK, view.trump.partner)
+            if left in choices:
+                d = self.drawer
+                t = d.suit(view.trump)
+                lines.append(
+                    Text.assemble(
+                        "  ",
+                        d.card(left, trump=view.trump),
+                        " is the left bower: it counts as ",
+                        t,
+                        " trump, not as ",
+                        d.suit(view.trump.partner),
+                    )
+                )
         lines.append(
             Text(
                 "  Also: help · show (the table again) · score · quit (cards by number, "
@@ -123,19 +138,25 @@ class Guide:
             return []
         n = choices.index(card) + 1 if card in choices else 0
         verb = "discard" if kind == "pickup" else "play"
-        return [Text.assemble(f"{verb} {n} — {verb} ", d.card(card))]
+        return [Text.assemble(f"{verb} {n} — {verb} ", d.card(card, trump=view.trump))]
 
-    def hint(self, ranked: Sequence[tuple[Action, float]], choices: list[Card]) -> list[Text]:
+    def hint(
+        self,
+        ranked: Sequence[tuple[Action, float]],
+        choices: list[Card],
+        trump: Suit | None = None,
+    ) -> list[Text]:
         """The ``hint`` command's lines: the five best of ``ranked`` (legal
         actions with the expected points of the hand, best first), a card
-        with its number in ``choices``."""
+        with its number in ``choices`` (the left bower marked when ``trump``
+        is given)."""
         lines = [Text("Hint (expected points of the hand for you, best first):", style="bold")]
         for action, value in ranked[:5]:
             label = Text(f"  {value:+.2f}  ")
             card = action.card
             if card is not None and card in choices:
                 label.append(f"{choices.index(card) + 1} ")
-            label.append(self.drawer.action(action))
+            label.append(self.drawer.action(action, trump=trump))
             lines.append(label)
         if len(ranked) > 5:
             lines.append(Text(f"  … and {len(ranked) - 5} more", style="dim"))
