@@ -9,6 +9,7 @@ nothing printed so far in the hand names a card seat 0 cannot know.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 import re
@@ -828,3 +829,52 @@ def test_left_bower_marked_and_grouped_with_trump() -> None:
         inner.attach(game, out)
         assert game.run() == 0
     assert marked >= 3
+
+
+@pytest.mark.parametrize("variant", ["cutthroat", "partnership"])
+def test_card_numbers_stay_put(variant: str) -> None:
+    """Issue 19: a card keeps its number while the hand is played (a played
+    card's number is not given to another card), and the dealer picking up
+    sees the hand numbered as in round one, the up-card after it."""
+    tables: list[tuple[tuple[int, int], Phase, dict[int, Card]]] = []
+    compared = 0
+    for seed in range(1, 6):
+        driver = Driver(seed, strategy=_aggressive if seed % 2 else None)
+
+        def inp(prompt: str, driver: Driver = driver, seed: int = seed) -> str:
+            if prompt != NEXT_PROMPT:
+                assert driver.game is not None
+                view = driver.view()
+                numbers = numbered_on_screen(driver.text())
+                tables.append(((seed, driver.game.hand_no), view.phase, numbers))
+                if view.phase is Phase.PICKUP and Action.pickup(view.up_card) in view.legal:
+                    assert max(numbers) == len(view.hand) + 1
+                    assert numbers[max(numbers)] == view.up_card
+            return driver(prompt)
+
+        rules = Rules(variant=variant, target=5)  # type: ignore[arg-type]
+        game, out = new_game(rules, inp, seed=seed)
+        driver.attach(game, out)
+        assert game.run() == 0
+    for (hand, phase, numbers), (hand2, phase2, numbers2) in itertools.pairwise(tables):
+        if hand != hand2 or (phase, phase2) not in {
+            (Phase.PLAY, Phase.PLAY),
+            (Phase.BID1, Phase.PICKUP),
+        }:
+            continue
+        compared += 1
+        for n, card in numbers2.items():
+            if card in numbers.values():
+                assert numbers.get(n) == card, (hand, phase, numbers, phase2, numbers2)
+    assert compared > 10
+
+
+def test_number_of_a_played_card_is_refused() -> None:
+    """The number of a card already played is not another card's: it is refused."""
+    held = [None, Card.parse("9S"), None, Card.parse("AH"), Card.parse("KC")]
+    assert parse_input("2", Phase.PLAY, held) == Action.parse("play 9S")
+    assert parse_input("play 5", Phase.PLAY, held) == Action.parse("play KC")
+    with pytest.raises(InputError, match=r"card 1 is played already: choose 2, 4 or 5"):
+        parse_input("1", Phase.PLAY, held)
+    with pytest.raises(InputError, match=r"no card number 6: choose 2, 4 or 5"):
+        parse_input("6", Phase.PLAY, held)

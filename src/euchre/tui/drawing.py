@@ -54,16 +54,26 @@ def sort_suit(view: View) -> Suit | None:
     return None
 
 
-def numbered_cards(view: View) -> list[Card]:
-    """The cards as numbered on screen (``1`` is the first): the hand, sorted;
-    with the dummy after it when keeping five of ten; with the up-card among
-    them when the dealer may pick it up."""
+def numbered_cards(view: View, before: Sequence[Card | None] = ()) -> list[Card | None]:
+    """The cards as numbered on screen (``1`` is the first): the hand, sorted
+    (trump first, the left bower among the trumps); with the dummy after it
+    when keeping five of ten; with the up-card after it (number 6) when the
+    dealer may pick it up, so the hand keeps the numbers it had in round one.
+
+    While the hand is played, pass the numbers of the player's previous turn
+    as ``before``: each card keeps its number for the whole hand, and the
+    number of a card played stays empty (``None``) instead of going to the
+    next card.
+    """
     trump = sort_suit(view)
-    hand = sort_for_display(view.hand, trump)
+    hand: list[Card | None] = list(sort_for_display(view.hand, trump))
     if view.phase is Phase.KEEP:
-        return hand + sort_for_display(view.dummy, trump)
+        return hand + list(sort_for_display(view.dummy, trump))
     if view.phase is Phase.PICKUP and Action.pickup(view.up_card) in view.legal:
-        return sort_for_display([*view.hand, view.up_card], trump)
+        return [*hand, view.up_card]
+    if view.phase is Phase.PLAY and set(view.hand) <= set(before):
+        held = set(view.hand)
+        return [c if c in held else None for c in before]
     return hand
 
 
@@ -227,7 +237,7 @@ class Drawer:
         )
 
     # -- the table -----------------------------------------------------------
-    def table(self, view: View, choices: list[Card], hand_no: int) -> Panel:
+    def table(self, view: View, choices: Sequence[Card | None], hand_no: int) -> Panel:
         """The table as seat 0 sees it in hand ``hand_no``: score, up-card,
         bids, trump, who is alone, the tricks and the numbered ``choices``."""
         grid = Table.grid(padding=(0, 2))
@@ -246,8 +256,8 @@ class Drawer:
             grid.add_row("Tricks", self.tricks_text(view))
             grid.add_row("This trick", self.trick_text(view))
         if view.phase is Phase.KEEP:
-            grid.add_row("Your hand", self.cards(choices[:5], start=1, trump=view.trump))
-            grid.add_row("Dummy", self.cards(choices[5:], start=6, trump=view.trump))
+            grid.add_row("Your hand", self.hand_text(view, choices[:5]))
+            grid.add_row("Dummy", self.hand_text(view, choices[5:], start=6))
         else:
             label = "Your cards" if view.phase is not Phase.PICKUP else "Hand + up-card"
             grid.add_row(label, self.hand_text(view, choices))
@@ -255,11 +265,14 @@ class Drawer:
         title = Text.assemble(f"Hand {hand_no} · ", dealer)
         return Panel(grid, title=title, title_align="left", expand=False)
 
-    def hand_text(self, view: View, choices: list[Card]) -> Text:
-        """The numbered ``choices``, the cards that may not be played dimmed."""
+    def hand_text(self, view: View, choices: Sequence[Card | None], start: int = 1) -> Text:
+        """The ``choices`` numbered from ``start`` (an empty number, a card
+        played, is skipped), the cards that may not be played dimmed."""
         playable = {a.card for a in view.legal if a.kind == "play"}
         parts = []
-        for i, c in enumerate(choices, 1):
+        for i, c in enumerate(choices, start):
+            if c is None:
+                continue
             dim = view.phase is Phase.PLAY and c not in playable
             card = self.card(c, dim=dim, trump=view.trump)
             if view.phase is Phase.PICKUP and c == view.up_card:

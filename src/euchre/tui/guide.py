@@ -49,7 +49,7 @@ class Guide:
             word = "order it up" if word == "order" else word
             return Text.assemble(f"pass, or {word} (", suit, " trump; ", who, " picks up ", up, ")")
         if phase is Phase.PICKUP:
-            text = Text.assemble("pick up ", up, " and discard a card (e.g. discard 6)")
+            text = Text.assemble("pick up ", up, " and discard a card (e.g. discard 5)")
             if Action.decline() in view.legal:
                 text.append(", or decline to leave it")
             return text
@@ -66,7 +66,7 @@ class Guide:
         led = effective_suit(view.current_trick[0][1], view.trump)
         return Text.assemble("play a card (follow ", d.suit(led), " if you can)")
 
-    def help(self, view: View, choices: list[Card]) -> list[Text]:
+    def help(self, view: View, choices: Sequence[Card | None]) -> list[Text]:
         """The ``help`` command's lines: each legal action (``choices`` are the
         cards as numbered on screen) and the other commands."""
         lines = [Text("What you can do now:", style="bold")]
@@ -95,7 +95,7 @@ class Guide:
         )
         return lines
 
-    def _help_lines(self, view: View, choices: list[Card]) -> list[Text]:
+    def _help_lines(self, view: View, choices: Sequence[Card | None]) -> list[Text]:
         if view.phase is Phase.KEEP:
             return [
                 Text("keep C1 C2 C3 C4 C5 — keep five of your hand and the dummy (1-10 or names)")
@@ -106,7 +106,9 @@ class Guide:
             out.extend(self._help_line(view, a, up, choices))
         return out
 
-    def _help_line(self, view: View, a: Action, up: Text, choices: list[Card]) -> list[Text]:
+    def _help_line(
+        self, view: View, a: Action, up: Text, choices: Sequence[Card | None]
+    ) -> list[Text]:
         d = self.drawer
         kind = a.kind
         phase = view.phase
@@ -143,7 +145,7 @@ class Guide:
     def hint(
         self,
         ranked: Sequence[tuple[Action, float]],
-        choices: list[Card],
+        choices: Sequence[Card | None],
         trump: Suit | None = None,
     ) -> list[Text]:
         """The ``hint`` command's lines: the five best of ``ranked`` (legal
@@ -163,7 +165,7 @@ class Guide:
         return lines
 
 
-def _in_hand_order(legal: Sequence[Action], choices: Sequence[Card]) -> list[Action]:
+def _in_hand_order(legal: Sequence[Action], choices: Sequence[Card | None]) -> list[Action]:
     """``legal`` with its card actions (discards, plays) in the order of the
     cards on screen (``choices``); the other actions keep their places."""
     number = {c: i for i, c in enumerate(choices)}
