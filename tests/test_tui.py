@@ -796,8 +796,8 @@ def test_quit_prints_the_standings(variant: str) -> None:
 def test_left_bower_marked_and_grouped_with_trump() -> None:
     """Issue 19: once trump is known, the left bower (the jack of trump's
     colour) is marked with the trump suit wherever the hand is shown, and is
-    sorted among the trumps."""
-    marked = 0
+    sorted among the trumps; in the tricks too."""
+    marked = played = 0
     for seed in range(1, 13):
         inner = Driver(seed, strategy=_aggressive)
 
@@ -828,7 +828,17 @@ def test_left_bower_marked_and_grouped_with_trump() -> None:
         game, out = new_game(Rules(target=3), inp, seed=seed)
         inner.attach(game, out)
         assert game.run() == 0
+        segments = hand_segments(inner.text())
+        for hand, segment in zip(game.match.hands, segments, strict=True):
+            trump = View.of(hand, 0).trump
+            if trump is None:
+                continue
+            left = Card.of(Rank.JACK, trump.partner).pretty()
+            for m in re.finditer(rf"(?:leads?|plays?|with) {left}(.)", segment):
+                assert m[1] == "(", segment
+                played += 1
     assert marked >= 3
+    assert played >= 3
 
 
 @pytest.mark.parametrize("variant", ["cutthroat", "partnership"])

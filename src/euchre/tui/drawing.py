@@ -232,7 +232,10 @@ class Drawer:
         if not view.current_trick:
             return Text("you lead" if view.to_act == 0 else "–", style="dim")
         return join(
-            (Text.assemble(self.name(s), " ", self.card(c)) for s, c in view.current_trick),
+            (
+                Text.assemble(self.name(s), " ", self.card(c, trump=view.trump))
+                for s, c in view.current_trick
+            ),
             " · ",
         )
 

@@ -68,7 +68,7 @@ class Narrator:
         phase = before.phase
         up = d.card(before.up_card)
         if kind == "play":
-            card = d.card(Card.parse(words[1]))
+            card = d.card(Card.parse(words[1]), trump=after.trump)
             verb = (
                 v(seat, " lead ", " leads ")
                 if not before.current_trick
@@ -128,7 +128,7 @@ class Narrator:
             d.name(w),
             d.verb(w, " take", " takes"),
             f" trick {len(view.tricks)} with ",
-            d.card(card),
+            d.card(card, trump=view.trump),
             ".   ",
             Text("Tricks: ", style="dim"),
             d.tricks_text(view),
