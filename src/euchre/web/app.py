@@ -35,11 +35,18 @@ from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS
 from ..rules import OPTIONS, VARIANTS, Rules, RulesError
 from .limits import Limits
 from .live import Client
-from .messages import CreateTable, ErrorBody, JoinSeat, StartTable, describe_errors
+from .messages import (
+    CreateTable,
+    ErrorBody,
+    JoinSeat,
+    RematchTable,
+    StartTable,
+    describe_errors,
+)
 from .middleware import BodyLimit, OriginCheck, SecurityHeaders, error_response
 from .server import TableServer
 from .store import open_store
-from .tables import TableError
+from .tables import TableError, new_meta
 
 __all__ = ["ERROR_RESPONSES", "create_app", "options_description"]
 
@@ -53,11 +60,11 @@ ERROR_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
     status: {"model": ErrorBody, "description": text}
     for status, text in [
         (400, "bad_request or bad_json"),
-        (403, "bad_token"),
+        (403, "bad_token or not_host"),
         (404, "not_found"),
         (405, "method_not_allowed"),
         (408, "timeout (the request body did not arrive in time)"),
-        (409, "seat_taken"),
+        (409, "seat_taken or not_over"),
         (410, "expired (the table waited too long for its start)"),
         (413, "too_large"),
         (429, "rate_limited (too many new tables from one address)"),
@@ -200,17 +207,29 @@ def create_app(
         except (RulesError, TypeError) as exc:
             raise TableError("bad_request", f"rules: {exc}") from exc
         address = request.client.host if request.client is not None else None
-        table = await server.create(rules, body.bots, body.name, address)
-        return {
+        bot_seats = body.bot_seats or []
+        player = None if body.player is None else (body.player.seat, body.player.name)
+        if player is not None and player[0] in bot_seats:
+            raise TableError("bad_request", f"player: seat {player[0]} is one of the bot_seats")
+        table, token = await server.create_seated(
+            lambda table_id: new_meta(table_id, rules, body.bots, body.name, bot_seats=bot_seats),
+            address,
+            player,
+        )
+        answer: dict[str, Any] = {
             "table_id": table.table_id,
             "invite": f"/t/{table.table_id}",
             "table": table.game.summary(),
         }
+        if player is not None:
+            answer.update(seat=player[0], token=token)
+        return answer
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
-        """The public table summary."""
-        return (await server.need(table_id)).game.summary()
+        """The public table summary, with the seats connected now (``connected``)."""
+        table = await server.need(table_id)
+        return {**table.game.summary(), "connected": table.connected()}
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinSeat) -> dict[str, Any]:
@@ -221,10 +240,27 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/start")
     async def start(table_id: str, body: StartTable) -> dict[str, Any]:
-        """Start the game (any seated person): bots fill the empty seats."""
+        """Start the game (the host, or any seated person on a table without a
+        host): bots fill the empty seats."""
         table = await server.need(table_id)
         await table.start(body.token)
         return table.game.summary()
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, body: RematchTable, request: Request) -> dict[str, Any]:
+        """A new match with the same rules and seats, for a player of this finished
+        one: the first to ask creates it (and hosts it), the others join their kept
+        seats; the answer holds the asker's new secret seat token."""
+        table = await server.need(table_id)
+        address = request.client.host if request.client is not None else None
+        new, seat, token = await table.rematch(body.token, address)
+        return {
+            "table_id": new.table_id,
+            "invite": f"/t/{new.table_id}",
+            "seat": seat,
+            "token": token,
+            "table": new.game.summary(),
+        }
 
     @app.get("/api/tables/{table_id}/hands/{index}")
     async def hand(table_id: str, index: int) -> dict[str, Any]:

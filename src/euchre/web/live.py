@@ -234,6 +234,10 @@ class LiveTable:
             cached = self._shared = (game, key, text)
         return f'"public": {json.dumps(game.public())}, {cached[2]}'
 
+    def connected(self) -> list[int]:
+        """The seats with a socket open that said hello with their token (public)."""
+        return sorted({c.seat for c in self.clients if c.hello and c.seat is not None})
+
     def state_body(self, client: Client, shared: str) -> str:
         """The ``state`` message for one client (only its seat's view), as JSON
         members without ``type`` and ``seq``: what decides whether it changed."""
@@ -242,8 +246,15 @@ class LiveTable:
         return f'"seat": {json.dumps(client.seat)}, "view": {view_text}, {shared}'
 
     def _state_text(self, body: str, seat: int | None) -> str:
-        """The ``state`` message with the ``seq`` as ``seat`` knows it (``Game.seen_seq``)."""
-        return f'{{"type": "state", "seq": {self.game.seen_seq(seat)}, {body}}}'
+        """The ``state`` message with the ``seq`` as ``seat`` knows it (``Game.seen_seq``)
+        and the seats connected now: not part of ``body``, so that a socket
+        opening or closing never makes a state be sent (nor tells of a change
+        a seat may not see, by the moment it is sent)."""
+        connected = json.dumps(self.connected())
+        return (
+            f'{{"type": "state", "seq": {self.game.seen_seq(seat)}, '
+            f'"connected": {connected}, {body}}}'
+        )
 
     def send_state(self, client: Client, *, force: bool = False) -> None:
         """Send ``client`` the state, unless (``force`` off) it saw the same already."""
@@ -269,15 +280,16 @@ class LiveTable:
                 client.send_text(self._state_text(body, client.seat))
 
     # -- people ---------------------------------------------------------------------------
-    async def join(self, seat: int, name: str) -> str:
-        """Seat a person (table waiting, not expired); the secret token."""
+    async def join(self, seat: int, name: str, reserved_for: str | None = None) -> str:
+        """Seat a person (table waiting, not expired); the secret token
+        (``reserved_for``: the hash a rematch kept the seat for, ``Game.join``)."""
         await self.server.check_expiry(self)
         async with self.lock:
             await self._refresh_locked()
             if self.game.status != "waiting":
                 raise TableError("seat_taken", "the game has started", 409)
             game = Game(copy.deepcopy(self.game.meta))
-            token = game.join(seat, name)
+            token = game.join(seat, name, reserved_for)
             with own_write(self.table_id):
                 await self.store.save_meta(self.table_id, game.meta)
             self.game = game
@@ -290,8 +302,7 @@ class LiveTable:
         await self.server.check_expiry(self)
         async with self.lock:
             await self._refresh_locked()
-            if self.game.seat_of(token) is None:
-                raise TableError("bad_token", "that is not the token of a seat here", 403)
+            self.game.check_starter(token)
             if self.game.status == "expired":
                 raise expired_error()
             if self.game.status == "waiting":
@@ -301,6 +312,39 @@ class LiveTable:
                     await self.store.save_meta(self.table_id, game.meta)
                 self.game = game
         await self.after_change()
+
+    async def rematch(self, token: str, address: str | None) -> tuple[LiveTable, int, str]:
+        """The rematch of this finished match for the seat of ``token``: the new
+        table (made by the first to ask: same rules, name and bot seats, each
+        person's seat kept for them, the asker its host), that seat, and its
+        new secret token. TableError ``bad_token`` (403), ``not_over`` (409),
+        ``seat_taken`` (409: the seat was taken already, by this player), or
+        the creation limits (429, 503)."""
+        async with self.lock:
+            await self._refresh_locked()
+            game = self.game
+            seat = game.seat_of(token)
+            if seat is None:
+                raise TableError("bad_token", "that is not the token of a seat here", 403)
+            if game.status != "over":
+                raise TableError("not_over", "the match is not over", 409)
+            name = game.seats[seat]["name"] or f"seat {seat}"
+            digest = game.seats[seat]["token_sha256"]
+            known = game.meta.get("rematch")
+            if known is None:
+                table, made = await self.server.create_seated(
+                    game.rematch_meta, address, (seat, name), digest
+                )
+                new_token = str(made)
+                game.meta["rematch"] = table.table_id
+                with own_write(self.table_id):
+                    await self.store.save_meta(self.table_id, game.meta)
+                self._shared = None
+        if known is None:
+            await self.after_change()
+            return table, seat, new_token
+        table = await self.server.need(str(known))
+        return table, seat, await table.join(seat, name, digest)
 
     async def act(self, seat: int, text: str, seq: int) -> None:
         """``seat`` does the action written ``text`` on the state numbered ``seq``

@@ -15,7 +15,7 @@ import re
 import secrets
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from ..rules import Rules
@@ -277,25 +277,52 @@ class TableServer:
         levels: list[str | None] | None,
         name: str | None,
         address: str | None = None,
+        bot_seats: Sequence[int] = (),
     ) -> LiveTable:
         """A new table waiting for players, created by a client at peer ``address``
         (None: unknown, only the overall limits apply); TableError ``rate_limited``
         (429) or ``busy`` (503) when a creation limit is reached."""
+        table, _token = await self.create_seated(
+            lambda table_id: new_meta(table_id, rules, levels, name, bot_seats=bot_seats), address
+        )
+        return table
+
+    async def create_seated(
+        self,
+        make_meta: Callable[[str], dict[str, Any]],
+        address: str | None = None,
+        player: tuple[int, str] | None = None,
+        reserved_for: str | None = None,
+    ) -> tuple[LiveTable, str | None]:
+        """A new table of the meta ``make_meta(table_id)`` (the limits of
+        :meth:`create` apply); with ``player`` (seat, name) that person is seated
+        at once and is the table's host: the answer holds their seat token
+        (``reserved_for``: the hash that seat is kept for, in a rematch)."""
         self._check_create(address)
         keys = [ALL] if address is None else [ALL, address]
         self._creating.update(keys)
         try:
-            return await self._create(rules, levels, name, address)
+            return await self._create(make_meta, address, player, reserved_for)
         finally:
             self._creating.subtract(keys)
             self._creating += Counter()  # drop the zero counts
 
     async def _create(
-        self, rules: Rules, levels: list[str | None] | None, name: str | None, address: str | None
-    ) -> LiveTable:
+        self,
+        make_meta: Callable[[str], dict[str, Any]],
+        address: str | None,
+        player: tuple[int, str] | None,
+        reserved_for: str | None,
+    ) -> tuple[LiveTable, str | None]:
         for _ in range(5):
             table_id = secrets.token_urlsafe(6)
-            meta = new_meta(table_id, rules, levels, name)
+            meta = make_meta(table_id)
+            token = None
+            if player is not None:
+                game = Game(meta)
+                token = game.join(player[0], player[1], reserved_for)
+                meta = game.meta
+                meta["host"] = player[0]
             try:
                 with own_write(table_id):
                     await self.store.create_table(table_id, meta)
@@ -305,7 +332,7 @@ class TableServer:
             self.tables[table_id] = table
             if address is not None:
                 self._created_by.setdefault(address, set()).add(table_id)
-            return table
+            return table, token
         raise TableError("busy", "could not find a free table id", 503)
 
     async def summaries(self) -> list[dict[str, Any]]:

@@ -45,6 +45,7 @@ __all__ = [
     "BotJob",
     "Game",
     "TableError",
+    "bot_name",
     "derive_seed",
     "expired_error",
     "hash_token",
@@ -171,22 +172,32 @@ def clean_name(value: str, what: str = "name") -> str:
     return name
 
 
+def bot_name(seat: int, level: str) -> str:
+    """The name of a bot seat: ``Bot 2 (medium)``."""
+    return f"Bot {seat + 1} ({level})"
+
+
 def new_meta(
     table_id: str,
     rules: Rules,
     levels: Sequence[str | None] | None = None,
     name: str | None = None,
     seed: int | None = None,
+    bot_seats: Sequence[int] = (),
 ) -> dict[str, Any]:
-    """The meta of a new table waiting for players (every seat empty).
+    """The meta of a new table waiting for players.
 
     ``levels``: the bot level each seat gets if nobody takes it (None: ``DEFAULT_LEVEL``).
+    ``bot_seats``: the seats that are bots from the start (a person may not take them).
     """
     n = rules.seats
     if levels is None:
         levels = [None] * n
     if len(levels) != n:
         raise TableError("bad_request", f"bots must list {n} seats (a level or null for each)")
+    for i in bot_seats:
+        if not 0 <= i < n:
+            raise TableError("bad_request", f"bot_seats: no seat {i} (seats 0 to {n - 1})")
     seats = []
     known = bot_levels()
     for i, level in enumerate(levels):
@@ -195,9 +206,11 @@ def new_meta(
                 "bad_request",
                 f"bots[{i}]: unknown level {level!r} (want one of {', '.join(BOT_LEVELS)})",
             )
-        seats.append(
-            {"name": None, "kind": "empty", "level": level or DEFAULT_LEVEL, "token_sha256": None}
-        )
+        level = level or DEFAULT_LEVEL
+        seat: dict[str, Any] = {"name": None, "kind": "empty", "level": level, "token_sha256": None}
+        if i in bot_seats:
+            seat.update(kind="bot", name=bot_name(i, level))
+        seats.append(seat)
     if seed is None:
         seed = secrets.randbits(63)
     return {
@@ -211,6 +224,9 @@ def new_meta(
         "seats": seats,
         "status": "waiting",
         "created": time.time(),
+        # the seat of the person who created the table (``player`` at creation):
+        # only that seat's token starts it; None: any seated person may
+        "host": None,
     }
 
 
@@ -355,6 +371,8 @@ class Game:
             item: dict[str, Any] = {"seat": i, "name": s["name"], "kind": s["kind"]}
             if s["kind"] != "human":
                 item["level"] = s["level"]
+            if s["kind"] == "empty" and s.get("reserved_sha256"):
+                item["reserved"] = True  # kept for a player of the match before (rematch)
             seats.append(item)
         return {
             "table_id": self.table_id,
@@ -366,7 +384,21 @@ class Game:
             "scores": list(self.match.scores),
             "hands_played": len(self.match.hands),
             "winners": list(self.match.winners),
+            "host": self.meta.get("host"),
+            "rematch": self.meta.get("rematch"),
+            "hand_scores": self.hand_scores(),
         }
+
+    def hand_scores(self) -> list[list[int]]:
+        """The match score after each finished hand (public: the page's score chart)."""
+        out: list[list[int]] = []
+        scores = [0] * len(self.match.scores)
+        for hand in self.match.hands:
+            result = hand.result
+            assert result is not None
+            scores = [a + b for a, b in zip(scores, result.points, strict=True)]
+            out.append(scores)
+        return out
 
     def hand_record(self, index: int) -> dict[str, Any]:
         """The record of finished hand ``index``; TableError not_found otherwise."""
@@ -474,25 +506,62 @@ class Game:
         for i, s in enumerate(self.seats):
             if s["kind"] == "empty":
                 s["kind"] = "bot"
-                s["name"] = f"Bot {i + 1} ({s['level']})"
+                s["name"] = bot_name(i, s["level"])
+                s.pop("reserved_sha256", None)
         self.meta["status"] = "playing"
         self._deal_if_needed()
 
-    def join(self, seat: int, name: str) -> str:
-        """Seat a person; returns the new secret token (its hash goes in the meta)."""
+    def join(self, seat: int, name: str, reserved_for: str | None = None) -> str:
+        """Seat a person; returns the new secret token (its hash goes in the meta).
+
+        A seat kept for a player of the match before (a rematch) is given only
+        to the holder of that match's token (``reserved_for``: its sha256)."""
         if not 0 <= seat < self.rules.seats:
             raise TableError("bad_request", f"no seat {seat} (seats 0 to {self.rules.seats - 1})")
         if self.status == "expired":
             raise expired_error()
+        if self.seats[seat]["kind"] == "bot":
+            raise TableError("seat_taken", f"seat {seat} is a bot's", 409)
         if self.seats[seat]["kind"] != "empty":
             raise TableError("seat_taken", f"seat {seat} is taken", 409)
         if self.status != "waiting":
             raise TableError("seat_taken", "the game has started", 409)
+        kept = self.seats[seat].get("reserved_sha256")
+        if kept and not (reserved_for and hmac.compare_digest(kept, reserved_for)):
+            raise TableError(
+                "seat_taken", f"seat {seat} is kept for its player of the last match", 409
+            )
         token = new_token()
+        self.seats[seat].pop("reserved_sha256", None)
         self.seats[seat].update(
             {"kind": "human", "name": clean_name(name), "token_sha256": hash_token(token)}
         )
         return token
+
+    def check_starter(self, token: str) -> None:
+        """TableError unless ``token`` may start the table: the host's seat token
+        (the table's creator, when it was created with a ``player``), else any
+        seated person's (``bad_token`` 403, ``not_host`` 403)."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise TableError("bad_token", "that is not the token of a seat here", 403)
+        host = self.meta.get("host")
+        if host is not None and seat != host:
+            raise TableError("not_host", "only the player who created the table may start it", 403)
+
+    def rematch_meta(self, table_id: str, seed: int | None = None) -> dict[str, Any]:
+        """The meta of a rematch of this finished table: the same rules, name and
+        bot seats (levels and names); each person's seat kept for them (by the
+        sha256 of their token here: they take it with that token)."""
+        levels = [s["level"] for s in self.seats]
+        bots = [i for i, s in enumerate(self.seats) if s["kind"] == "bot"]
+        meta = new_meta(table_id, self.rules, levels, self.meta["name"], seed, bots)
+        for old, new in zip(self.seats, meta["seats"], strict=True):
+            if old["kind"] == "bot":
+                new["name"] = old["name"]
+            elif old.get("token_sha256"):
+                new["reserved_sha256"] = old["token_sha256"]
+        return meta
 
     def last_hand(self, review: str | None) -> dict[str, Any] | None:
         """The protocol's ``last_hand`` for the latest finished hand, or None."""
