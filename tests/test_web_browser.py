@@ -245,6 +245,7 @@ def test_one_person_plays_cutthroat_against_two_bots(
             assert field.is_checked() == opt["default"], opt
     assert page.locator("#variant").input_value() == "cutthroat"
     page.fill("#player-name", "Ana")
+    page.click("#more-rules summary")  # the rule options are behind "More rules"
     page.fill("#opt-target", "50")
     page.select_option("#seat-1", "easy")
     page.select_option("#seat-2", "easy")
@@ -255,7 +256,7 @@ def test_one_person_plays_cutthroat_against_two_bots(
     assert page.locator("#invite-link").input_value().endswith(f"/t/{table_id}")
     summary = api.get(f"/api/tables/{table_id}").json()
     assert summary["rules"]["target"] == 50
-    assert [s["kind"] for s in summary["seats"]] == ["human", "empty", "empty"]
+    assert [s["kind"] for s in summary["seats"]] == ["human", "bot", "bot"]  # bots chosen
     assert summary["seats"][0]["name"] == "Ana"
     assert summary["name"] == "Ana's table"
     page.click("#start-button")

@@ -42,6 +42,8 @@ export const api = {
   join: (id, seat, name) =>
     call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
   start: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/start`, { token }),
+  rematch: (id, token) =>
+    call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token }),
 };
 
 const tokenKey = (id) => `euchre.seat.${id}`;

@@ -29,6 +29,7 @@ let selected = new Set(); // the keep step: cards chosen so far
 let hint = null; // null, "asked", or the list of suggestions
 let hintSeq = -1;
 let gone = false; // the server said this table does not exist
+let presence = []; // the seats with a socket open (state.connected, or the summary's)
 const recordCache = new Map(); // hand index -> hand record (for its last trick)
 
 // -- small helpers -----------------------------------------------------------
@@ -249,6 +250,7 @@ function handle(msg) {
     const changed = !state || msg.seq !== state.seq;
     const wasKeep = state?.view && keepStep(state.view);
     state = msg;
+    if (Array.isArray(msg.connected)) presence = msg.connected;
     pending = false;
     delete document.body.dataset.pending;
     if (changed) {
@@ -321,6 +323,7 @@ function render() {
     renderSide();
   }
   renderWinner();
+  renderMatchEnd();
 }
 
 function renderWaiting() {
@@ -329,7 +332,10 @@ function renderWaiting() {
   const me = mySeat();
   const expired = tb.status === "expired";
   const canJoin =
-    !expired && me === null && !watchOnly && tb.seats.some((s) => s.kind === "empty");
+    !expired &&
+    me === null &&
+    !watchOnly &&
+    tb.seats.some((s) => s.kind === "empty" && !s.reserved);
   $("join-box").hidden = !canJoin;
   if (canJoin && !$("join-name").value) $("join-name").value = savedName();
   $("wait-seats").replaceChildren(
@@ -338,6 +344,7 @@ function renderWaiting() {
       let who;
       if (seat.kind === "human") who = seat.name;
       else if (seat.kind === "bot") who = t(`level.bot.${seat.level}`);
+      else if (seat.reserved) who = t("seat.kept");
       else
         who = seat.level
           ? t("wait.open_or_bot", { level: t(`level.${seat.level}`) })
@@ -348,7 +355,8 @@ function renderWaiting() {
         el("span", {}, who),
       );
       if (seat.seat === me) li.append(" ", el("span", { class: "badge you" }, t("badge.you")));
-      if (canJoin && seat.kind === "empty") {
+      if (seat.kind === "human") li.append(" ", presenceDot(seat.seat, true));
+      if (canJoin && seat.kind === "empty" && !seat.reserved) {
         li.append(
           " ",
           el(
@@ -366,8 +374,12 @@ function renderWaiting() {
       return li;
     }),
   );
-  $("start-button").hidden = me === null || expired;
-  $("start-help").hidden = me === null || expired;
+  const host = tb.host ?? null; // only the host starts (null: any seated person)
+  const mayStart = me !== null && !expired && (host === null || host === me);
+  $("start-button").hidden = !mayStart;
+  $("start-help").hidden = !mayStart;
+  $("host-note").hidden = mayStart || expired || host === null;
+  if (host !== null) $("host-note").textContent = t("wait.host_starts", { name: seatName(host) });
   if (expired) {
     $("wait-error").hidden = false;
     $("wait-error").textContent = t("error.expired");
@@ -427,7 +439,9 @@ function seatBox(s, v) {
     if ((v.alone || []).includes(s)) badge("badge.alone", "alone");
     if ((v.sitting_out || []).includes(s)) badge("badge.out", "out");
   }
+  if (seat?.kind === "human") head.append(presenceDot(s));
   head.append(badges);
+  if (!cutthroat()) box.dataset.team = String(s % 2);
   box.append(head);
   if (v && v.to_act === s && tb.status === "playing") {
     box.classList.add("to-act");
@@ -1088,6 +1102,195 @@ function renderWinner() {
   box.dataset.winners = winners.join(",");
 }
 
+// -- who is connected; the end of the match: why, the score chart, the rematch ----
+
+function presenceDot(s, withText = false) {
+  const online = presence.includes(s);
+  const label = t(online ? "presence.online" : "presence.offline");
+  const dot = el("span", {
+    class: "presence",
+    dataset: { online: online ? "1" : "0" },
+    role: "img",
+    "aria-label": label,
+    title: label,
+  });
+  if (!withText) return dot;
+  return el("span", { class: "presence-note muted" }, dot, " ", label);
+}
+
+/** Who is connected changes without a state: ask the summary now and then. */
+async function refreshPresence() {
+  if (!state || gone || document.hidden) return;
+  try {
+    const summary = await api.table(tableId);
+    if (!Array.isArray(summary.connected)) return;
+    if (summary.connected.join() === presence.join() && !summary.rematch === !table()?.rematch)
+      return;
+    presence = summary.connected;
+    if (summary.rematch && state.table && !state.table.rematch) state.table.rematch = summary.rematch;
+    render();
+  } catch {
+    // asked again shortly
+  }
+}
+
+/** The columns of the match: a seat each in Cutthroat, a team each in partnership. */
+function matchSides() {
+  return cutthroat() ? [...Array(seatCount()).keys()] : [0, 1];
+}
+
+const sideName = (c) => (cutthroat() ? seatName(c) : teamName(c));
+
+/** Why the match ended: who reached the target, and a tie explained. */
+function renderWhy(tb) {
+  const target = tb.rules?.target ?? 10;
+  const scores = tb.scores ?? [];
+  const winners = tb.winners || [];
+  const sides = cutthroat() ? winners : [...new Set(winners.map((s) => s % 2))];
+  const names = sides.map(sideName).join(", ");
+  const top = Math.max(...sides.map((c) => scores[c] ?? 0));
+  $("match-end-why").textContent = t(sides.length > 1 ? "match.why_shared" : "match.why", {
+    names,
+    score: top,
+    target,
+  });
+  const tie = $("match-end-tie");
+  tie.hidden = true;
+  if (!cutthroat()) return;
+  const history = tb.hand_scores || [];
+  if (sides.length > 1) {
+    tie.hidden = false;
+    tie.textContent = t("match.tie_share", { names, score: top });
+    return;
+  }
+  // play on: the first hand after which the leaders were level at or over the target
+  for (let i = 0; i < history.length - 1; i++) {
+    const row = history[i];
+    const best = Math.max(...row);
+    const level = row.flatMap((p, s) => (p === best ? [s] : []));
+    if (best >= target && level.length > 1) {
+      tie.hidden = false;
+      tie.textContent = t("match.tie_play_on", {
+        n: i + 1,
+        names: level.map(seatName).join(", "),
+        score: best,
+        more: history.length - 1 - i,
+      });
+      return;
+    }
+  }
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svgEl(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+/** The per-hand score chart: a line per seat (or team), the target dashed. */
+function renderChart(tb) {
+  const box = $("score-chart");
+  const sides = matchSides();
+  const history = [sides.map(() => 0), ...(tb.hand_scores || []).map((r) => sides.map((c) => r[c]))];
+  const target = tb.rules?.target ?? 10;
+  const hands = history.length - 1;
+  const top = Math.max(target, ...history.flat());
+  const W = 480;
+  const H = 220;
+  const pad = { l: 34, r: 12, t: 12, b: 28 };
+  const x = (i) => pad.l + (hands ? (i * (W - pad.l - pad.r)) / hands : 0);
+  const y = (v) => H - pad.b - (v * (H - pad.t - pad.b)) / top;
+  const svg = svgEl("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "chart",
+    role: "img",
+    "aria-label": t("match.chart"),
+  });
+  svg.append(svgEl("line", { x1: pad.l, y1: y(0), x2: W - pad.r, y2: y(0), class: "axis" }));
+  svg.append(svgEl("line", { x1: pad.l, y1: pad.t, x2: pad.l, y2: y(0), class: "axis" }));
+  const goal = svgEl("line", { x1: pad.l, y1: y(target), x2: W - pad.r, y2: y(target) });
+  goal.setAttribute("class", "target");
+  svg.append(goal);
+  const label = (text, ax, ay, cls) => {
+    const node = svgEl("text", { x: ax, y: ay, class: cls });
+    node.textContent = text;
+    svg.append(node);
+  };
+  label(String(target), pad.l - 6, y(target) + 4, "tick y");
+  if (y(target) - y(top) > 16) label(String(top), pad.l - 6, y(top) + 4, "tick y");
+  label("0", pad.l - 6, y(0) + 4, "tick y");
+  const step = Math.max(1, Math.ceil(hands / 12));
+  for (let i = step; i <= hands; i += step) label(String(i), x(i), H - pad.b + 16, "tick x");
+  sides.forEach((c, k) => {
+    const points = history.map((r, i) => `${x(i)},${y(r[k])}`).join(" ");
+    svg.append(svgEl("polyline", { points, class: `series series-${k}` }));
+    const last = history[hands];
+    svg.append(svgEl("circle", { cx: x(hands), cy: y(last[k]), r: 4, class: `series series-${k}` }));
+  });
+  box.replaceChildren(svg);
+  box.dataset.hands = String(hands);
+  $("score-chart-legend").replaceChildren(
+    el("span", { class: "chart-title" }, t("match.chart")),
+    ...sides.map((c, k) =>
+      el(
+        "span",
+        { class: `legend series-${k}` },
+        el("span", { class: "swatch" }),
+        `${sideName(c)}: ${history[hands][k]}`,
+      ),
+    ),
+  );
+}
+
+/** Partnership: the score rows in their team's colour. */
+function markTeams() {
+  const rows = [...$("scores").querySelectorAll("tr")];
+  rows.forEach((tr, i) => {
+    if (cutthroat()) delete tr.dataset.team;
+    else tr.dataset.team = String(i);
+  });
+}
+
+function renderMatchEnd() {
+  markTeams();
+  const tb = table();
+  const box = $("match-end");
+  const over = tb?.status === "over";
+  box.hidden = !over;
+  if (!over) return;
+  renderWhy(tb);
+  renderChart(tb);
+  const button = $("rematch-button");
+  const note = $("rematch-note");
+  const seated = mySeat() !== null && Boolean(mine);
+  button.hidden = !seated;
+  button.textContent = t(tb.rematch ? "match.rematch_join" : "match.rematch");
+  button.dataset.rematch = tb.rematch ? "ready" : "none";
+  note.hidden = !tb.rematch;
+  note.textContent = tb.rematch ? t("match.rematch_ready") : "";
+}
+
+async function rematch() {
+  if (!mine) return;
+  const ready = table()?.rematch;
+  if (ready && savedSeat(ready)) {
+    location.assign(`/t/${encodeURIComponent(ready)}`); // this browser took its seat already
+    return;
+  }
+  const button = $("rematch-button");
+  button.disabled = true;
+  try {
+    const made = await api.rematch(tableId, mine.token);
+    saveSeat(made.table_id, made.seat, made.token);
+    location.assign(made.invite || `/t/${made.table_id}`);
+  } catch (err) {
+    toast(errorText(err.code, err.message));
+    button.disabled = false;
+  }
+}
+
 // -- keyboard --------------------------------------------------------------------
 
 function onKey(e) {
@@ -1164,6 +1367,8 @@ async function main() {
   setInterval(() => {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
   }, 25000);
+  setInterval(refreshPresence, 5000);
+  $("rematch-button").addEventListener("click", rematch);
   document.body.dataset.ready = "1";
 }
 
