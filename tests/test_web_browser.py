@@ -509,7 +509,7 @@ def test_languages_and_the_rules_summary(
     page.select_option("#lang", "es")
     page.wait_for_function("() => document.documentElement.lang === 'es'")
     assert page.locator("#create-title").inner_text() == es["lobby.create"]
-    assert page.locator("label[for='opt-target']").inner_text() == es["opt.target"]
+    assert page.locator("label[for='opt-target']").text_content() == es["opt.target"]
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     assert page.locator("#create-title").inner_text() == es["lobby.create"]
