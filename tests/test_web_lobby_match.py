@@ -259,6 +259,16 @@ def test_match_end_chart_and_rematch(
     ann.page.locator("#match-end").scroll_into_view_if_needed()
     shot(ann, "matchend-desktop.png")
     shot(ben, "matchend-phone.png")
+    # in German too
+    de = catalog("de")
+    ann.page.select_option("#lang", "de")
+    ann.page.wait_for_function("() => document.documentElement.lang === 'de'")
+    assert ann.page.locator("#match-end-title").inner_text() == de["match.title"]
+    assert ann.page.locator("#rematch-button").inner_text() == de["match.rematch"]
+    assert de["match.chart"] in ann.page.locator("#score-chart-legend").inner_text()
+    shot(ann, "matchend-desktop-de.png")
+    ann.page.select_option("#lang", "en")
+    ann.page.wait_for_function("() => document.documentElement.lang === 'en'")
 
     # Ben asks for the rematch: a new table, his seat, he hosts it
     ben.page.click("#rematch-button")
@@ -290,3 +300,20 @@ def test_match_end_chart_and_rematch(
         tab.page.wait_for_selector("#table[data-status='playing']")
     for tab in (ann, ben):
         tab.check_errors()
+
+
+@pytest.mark.parametrize("lang", ["de", "sl"])
+def test_the_lobby_in_german_and_slovenian_at_phone_width(
+    server: ServerProcess, browser: Any, tabs: list[Tab], lang: str
+) -> None:
+    cat = catalog(lang)
+    tab = open_tab(tabs, browser, locale=f"{lang}-{lang.upper()}", **PHONE)
+    page = tab.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate("() => document.documentElement.lang") == lang
+    assert page.locator("#play-now").inner_text() == cat["lobby.play_now"]
+    assert page.locator("#more-rules summary").inner_text() == cat["lobby.more_rules"]
+    no_overflow(tab, PHONE["width"])
+    shot(tab, f"lobby-phone-{lang}.png")
+    tab.check_errors()
