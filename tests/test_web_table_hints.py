@@ -322,6 +322,38 @@ def test_hint_words_merge_and_the_left_bower(
     assert page.locator("#hand .bower-tag").count() == 1  # only the jack of diamonds
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "hints-fake-merge.png"))
+    # merged: the keep step lights the five cards of the suggested keep (in German here)
+    fake.show(
+        view(
+            phase="keep",
+            up_card_face_up=False,
+            trump="H",
+            maker=0,
+            merged=True,
+            history=[*made, "0 keep"],
+            dummy=["AD", "KD", "TD", "9H", "QS"],
+            legal=["keep JD AH AD KD 9H", "keep JD AH AD KD TD"],
+        )
+    )
+    keep = ["JD", "AH", "AD", "KD", "9H"]
+    fake.hints = [
+        {"action": "keep " + " ".join(keep), "points": 1.5},
+        {"action": "keep JD AH AD KD TD", "points": 1.45},
+    ]
+    page.select_option("#lang", "de")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.click("#hint-button")
+    rows.first.wait_for()
+    de = catalog("de")
+    assert rows.nth(0).inner_text().endswith(de["hint.best"])
+    assert rows.nth(1).inner_text().endswith(de["hint.close"])
+    lit = {c.get_attribute("data-card") for c in page.locator("#me .hand .card.hinted").all()}
+    assert lit == set(keep)
+    assert page.locator("#dummy .card[data-card='9H'].hinted").count() == 1
+    assert page.locator("#me .bower-tag").count() == 1  # the left bower, in the hand
+    page.screenshot(path=str(ARTIFACTS / "hints-fake-keep-de.png"))
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
     # later: J♦ won the first trick; the trick and the log mark it too
     played = [*made, "0 keep", "0 keep QC 9D AD KD TD", "1 play AS", "2 play KS", "0 play JD"]
     fake.show(
