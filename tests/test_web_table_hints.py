@@ -158,7 +158,13 @@ def test_hints_light_the_choice_and_say_its_value_in_words(
                 page.evaluate("() => window.scrollTo(0, 0)")
                 assert in_view(tab, "#hint-box", height), "the hint is out of sight"
             else:
-                page.locator("#hint-box").scroll_into_view_if_needed()
+                # under the hand on a phone: the page scrolls the hint into sight
+                page.wait_for_function(
+                    """() => {
+                      const r = document.getElementById("hint-box").getBoundingClientRect();
+                      return r.top >= 0 && r.bottom <= window.innerHeight + 1;
+                    }"""
+                )
                 assert page.evaluate("() => document.documentElement.scrollWidth") <= width
             ARTIFACTS.mkdir(exist_ok=True)
             shot = "play" if is_play else "bid"

@@ -264,6 +264,7 @@ function handle(msg) {
     hint = msg.suggest || [];
     hintSeq = state?.seq ?? -1;
     renderHint();
+    revealHint();
   } else if (msg.type === "notice") {
     if (msg.code === "bot_fallback") {
       const name = table()?.seats?.[msg.seat]?.name ?? String(msg.seat);
@@ -801,6 +802,16 @@ function markHinted(action) {
   if (button) button.classList.add("hinted");
   else if (rest.length && kind !== "call")
     for (const card of cards) if (rest.includes(card.dataset.card)) card.classList.add("hinted");
+}
+
+/** Scroll the hint into sight if it came out of sight (on a phone: under the hand). */
+function revealHint() {
+  const box = $("hint-box");
+  if (box.hidden) return;
+  const r = box.getBoundingClientRect();
+  if (r.top >= 0 && r.bottom <= window.innerHeight) return;
+  const calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  box.scrollIntoView({ block: "nearest", behavior: calm ? "auto" : "smooth" });
 }
 
 // -- safer buttons and cards that say why not --------------------------------------
