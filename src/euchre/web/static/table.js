@@ -739,11 +739,12 @@ function renderHint() {
   const box = $("hint-box");
   const list = $("hint-list");
   markHinted(null);
-  if (hint === null) {
-    box.hidden = true;
-    return;
-  }
-  box.hidden = false;
+  const asked = hint !== null;
+  box.hidden = !asked && $("hint-button").hidden;
+  box.dataset.open = asked ? "1" : "0";
+  $("hint-title").hidden = !asked;
+  list.hidden = !asked;
+  if (!asked) return;
   list.replaceChildren();
   if (hint === "asked") {
     list.append(el("li", { class: "muted" }, t("hint.thinking")));
