@@ -249,6 +249,7 @@ function handle(msg) {
     if (state && msg.seq < state.seq) return;
     const changed = !state || msg.seq !== state.seq;
     const wasKeep = state?.view && keepStep(state.view);
+    const prev = state;
     state = msg;
     if (Array.isArray(msg.connected)) presence = msg.connected;
     pending = false;
@@ -259,11 +260,13 @@ function handle(msg) {
     }
     noteLastHand();
     render();
+    if (changed) soundFor(prev, msg);
   } else if (msg.type === "hint") {
     if (Number.isInteger(msg.seq) && state && msg.seq < state.seq) return;
     hint = msg.suggest || [];
     hintSeq = state?.seq ?? -1;
     renderHint();
+    revealHint();
   } else if (msg.type === "notice") {
     if (msg.code === "bot_fallback") {
       const name = table()?.seats?.[msg.seat]?.name ?? String(msg.seat);
@@ -499,7 +502,7 @@ function renderBoard() {
   const bidding = ["joker_call", "bid1", "pickup"].includes(v.phase);
   if (v.up_card && v.phase !== "over") {
     if (bidding || v.up_card_face_up) {
-      const card = cardImage(v.up_card);
+      const card = markLeftBower(cardImage(v.up_card), v.up_card, v.trump);
       let caption = t("up.face_up");
       if (v.picked_up === false) caption = t("up.left");
       up.append(card, el("span", { class: "caption" }, caption));
@@ -550,7 +553,10 @@ function renderTrick(v) {
   }
   for (const [s, code] of cards) {
     const slot = slots[pos(s)];
-    slot.append(cardImage(code), el("span", { class: "who" }, seatName(s)));
+    slot.append(
+      markLeftBower(cardImage(code), code, v.trump),
+      el("span", { class: "who" }, seatName(s)),
+    );
     slot.dataset.seat = String(s);
     if (done && done.winner === s) slot.classList.add("winner");
     else slot.classList.remove("winner");
@@ -695,8 +701,11 @@ function renderMe() {
       else b.classList.add("dim");
     }
     if (usable) b.classList.add("legal");
-    else b.setAttribute("aria-disabled", "true");
-    return b;
+    else {
+      b.setAttribute("aria-disabled", "true");
+      if (!keeping) b.addEventListener("click", () => explainCard(b));
+    }
+    return markLeftBower(b, code, v.trump);
   };
   cards.forEach((code, i) => hand.append(makeCard(code, i)));
   if (keeping) {
@@ -725,7 +734,7 @@ function renderMe() {
         .filter((a) => !a.startsWith("play ") && !a.startsWith("pickup "))
         .sort((a, b) => order.indexOf(a.split(" ")[0]) - order.indexOf(b.split(" ")[0]));
       for (const a of buttons)
-        actions.append(actionButton(a, v, a === "pass" ? "secondary" : "primary"));
+        actions.append(actionButton(a, v, buttonStyle(a)));
     }
   }
   renderHint();
@@ -743,35 +752,35 @@ function toggleKeep(code) {
 function renderHint() {
   const box = $("hint-box");
   const list = $("hint-list");
-  if (hint === null) {
-    box.hidden = true;
-    return;
-  }
-  box.hidden = false;
+  markHinted(null);
+  const asked = hint !== null;
+  box.hidden = !asked && $("hint-button").hidden;
+  box.dataset.open = asked ? "1" : "0";
+  $("hint-title").hidden = !asked;
+  list.hidden = !asked;
+  if (!asked) return;
   list.replaceChildren();
   if (hint === "asked") {
     list.append(el("li", { class: "muted" }, t("hint.thinking")));
     return;
   }
   const v = view();
-  const nf = new Intl.NumberFormat(language(), {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-    signDisplay: "always",
-  });
   const rows = [...hint].sort((a, b) => b.points - a.points).slice(0, 8);
-  for (const row of rows) {
+  const best = rows.length ? rows[0].points : 0;
+  rows.forEach((row, i) => {
+    const word = hintWord(best - row.points, i === 0);
     list.append(
       el(
         "li",
-        { dataset: { action: row.action } },
+        { class: word.cls, dataset: { action: row.action } },
         actionText(row.action, v),
-        " ",
-        el("span", { class: "points" }, t("hint.points", { points: nf.format(row.points) })),
+        " — ",
+        el("span", { class: "points" }, word.text),
       ),
     );
-  }
+  });
   if (!rows.length) list.append(el("li", { class: "muted" }, t("hint.none")));
+  else markHinted(rows[0].action);
 }
 
 function askHint() {
@@ -781,6 +790,224 @@ function askHint() {
     hintSeq = state.seq;
     renderHint();
   }
+}
+
+// -- hints that act: words for the values, the suggested choice lit ----------------
+
+/** Words for a hint row: `diff` is how many points it is worth less than the best. */
+function hintWord(diff, first) {
+  if (first) return { cls: "best", text: t("hint.best") };
+  if (diff < 0.15) return { cls: "close", text: t("hint.close") };
+  const nf = new Intl.NumberFormat(language(), {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
+  return { cls: "costly", text: t("hint.costs", { points: nf.format(diff) }) };
+}
+
+/** Light the card(s) or the button of the suggested action (null: none). */
+function markHinted(action) {
+  for (const node of document.querySelectorAll("#me .hinted")) node.classList.remove("hinted");
+  if (!action) return;
+  const [kind, ...rest] = action.split(" ");
+  const cards = [...document.querySelectorAll("#me .hand .card[data-card]")];
+  const button = [...document.querySelectorAll("#actions [data-action]")].find(
+    (b) => b.dataset.action === action,
+  );
+  if (button) button.classList.add("hinted");
+  else if (rest.length && kind !== "call")
+    for (const card of cards) if (rest.includes(card.dataset.card)) card.classList.add("hinted");
+}
+
+/** Scroll the hint into sight if it came out of sight (on a phone: under the hand). */
+function revealHint() {
+  const box = $("hint-box");
+  if (box.hidden) return;
+  const r = box.getBoundingClientRect();
+  if (r.top >= 0 && r.bottom <= window.innerHeight) return;
+  const calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  box.scrollIntoView({ block: "nearest", behavior: calm ? "auto" : "smooth" });
+}
+
+// -- safer buttons and cards that say why not --------------------------------------
+
+/** The style of an action button: the risky choices are never the filled one. */
+function buttonStyle(action) {
+  const kind = action.split(" ")[0];
+  if (kind === "pass") return "secondary";
+  if (["order", "alone", "decline"].includes(kind)) return "secondary risky";
+  return "primary";
+}
+
+/** Why a card of this seat's hand may not be played now (from the view only). */
+function whyNot() {
+  const v = view();
+  if (!v || mySeat() === null) return null;
+  if (!isMyTurn()) {
+    if (Number.isInteger(v.to_act) && table()?.status === "playing")
+      return t("why.not_your_turn", { name: seatName(v.to_act) });
+    return t("why.wait");
+  }
+  return v.phase === "play" ? t("why.follow") : t("why.buttons");
+}
+
+function explainCard(card) {
+  const text = whyNot();
+  if (!text) return;
+  toast(text);
+  card.classList.remove("refused");
+  void card.offsetWidth; // restart the little shake
+  card.classList.add("refused");
+}
+
+// -- the left bower: marked as trump wherever cards are shown -----------------------
+
+/** The jack of trump's colour (public knowledge once trump is named). */
+const LEFT_BOWER = { H: "JD", D: "JH", S: "JC", C: "JS" };
+
+function markLeftBower(node, code, trump) {
+  if (!trump || !code || LEFT_BOWER[trump] !== code) return node;
+  node.classList.add("left-bower");
+  node.dataset.trumpMark = trump;
+  const label = t("card.left_bower", { card: cardName(code) });
+  node.setAttribute("title", label);
+  const aria = node.getAttribute("aria-label");
+  if (aria) node.setAttribute("aria-label", t("card.left_bower", { card: aria }));
+  const tag = el("span", { class: "bower-tag", "aria-hidden": "true" }, suitIcon(trump));
+  node.append(tag);
+  return node;
+}
+
+/** The trump of the trick lastTrick() gives: this hand's, else the last hand's. */
+function lastTrickTrump() {
+  const v = view();
+  if (v && (v.tricks || []).length) return v.trump ?? null;
+  return state?.last_hand?.result?.trump ?? null;
+}
+
+// -- sound: short sounds made with the Web Audio API (no files), off by default -----
+
+const SOUND_KEY = "euchre.sound";
+let audio = null;
+let gestured = false; // browsers let audio start only after the person did something
+
+const soundOn = () => localStorage.getItem(SOUND_KEY) === "on";
+
+function audioContext() {
+  if (!audio) {
+    if (!gestured || typeof AudioContext !== "function") return null;
+    audio = new AudioContext();
+  }
+  if (audio.state === "suspended") audio.resume().catch(() => {});
+  return audio;
+}
+
+function tone(ctx, { at = 0, freq, to = freq, dur = 0.1, type = "sine", gain = 0.12 }) {
+  const t0 = ctx.currentTime + at;
+  const osc = ctx.createOscillator();
+  const amp = ctx.createGain();
+  osc.type = type;
+  osc.frequency.setValueAtTime(freq, t0);
+  osc.frequency.exponentialRampToValueAtTime(to, t0 + dur);
+  amp.gain.setValueAtTime(0.0001, t0);
+  amp.gain.exponentialRampToValueAtTime(gain, t0 + 0.01);
+  amp.gain.exponentialRampToValueAtTime(0.0001, t0 + dur);
+  osc.connect(amp).connect(ctx.destination);
+  osc.start(t0);
+  osc.stop(t0 + dur + 0.02);
+}
+
+/** A short burst of filtered noise: the snap of a card. */
+function snap(ctx, { at = 0, dur = 0.06, freq = 2000, gain = 0.3 }) {
+  const length = Math.max(1, Math.ceil(ctx.sampleRate * dur));
+  const buffer = ctx.createBuffer(1, length, ctx.sampleRate);
+  const data = buffer.getChannelData(0);
+  for (let i = 0; i < length; i++) data[i] = (Math.random() * 2 - 1) * (1 - i / length) ** 2;
+  const src = ctx.createBufferSource();
+  src.buffer = buffer;
+  const filter = ctx.createBiquadFilter();
+  filter.type = "bandpass";
+  filter.frequency.value = freq;
+  const amp = ctx.createGain();
+  amp.gain.value = gain;
+  src.connect(filter).connect(amp).connect(ctx.destination);
+  src.start(ctx.currentTime + at);
+}
+
+const SOUNDS = {
+  deal: (ctx) => {
+    for (let i = 0; i < 5; i++) snap(ctx, { at: i * 0.07, dur: 0.05, freq: 3200, gain: 0.25 });
+  },
+  play: (ctx) => {
+    snap(ctx, { dur: 0.07, freq: 1800, gain: 0.35 });
+    tone(ctx, { freq: 220, to: 140, dur: 0.06, type: "triangle", gain: 0.06 });
+  },
+  trick: (ctx) => {
+    tone(ctx, { freq: 660, dur: 0.12 });
+    tone(ctx, { at: 0.12, freq: 880, dur: 0.2 });
+  },
+};
+
+function playSound(name) {
+  if (!soundOn()) return;
+  const ctx = audioContext();
+  if (!ctx) return;
+  try {
+    SOUNDS[name](ctx);
+  } catch {
+    return;
+  }
+  document.body.dataset.lastSound = name;
+  document.body.dataset.soundCount = String(Number(document.body.dataset.soundCount || 0) + 1);
+}
+
+const handView = (msg) => msg?.view ?? msg?.public ?? null;
+const playedCards = (v) =>
+  (v.tricks || []).reduce((n, tr) => n + tr.cards.length, 0) + (v.current_trick || []).length;
+
+/** The sounds for going from state `prev` to `next`: a deal, a card played, a trick won. */
+function soundsFor(prev, next) {
+  const a = handView(prev);
+  const b = handView(next);
+  if (!prev || !b || next.table?.status !== "playing") return [];
+  const newHand =
+    !a ||
+    (prev.table?.hands_played ?? 0) !== (next.table?.hands_played ?? 0) ||
+    (b.history || []).length < (a.history || []).length;
+  if (newHand) return (b.history || []).length === 0 ? ["deal"] : [];
+  const out = [];
+  if (playedCards(b) > playedCards(a)) out.push("play");
+  if ((b.tricks || []).length > (a.tricks || []).length) out.push("trick");
+  return out;
+}
+
+function soundFor(prev, next) {
+  for (const name of soundsFor(prev, next)) {
+    if (name === "trick") setTimeout(() => playSound("trick"), 350);
+    else playSound(name);
+  }
+}
+
+function renderSoundButton() {
+  const button = $("sound-button");
+  button.textContent = t(soundOn() ? "sound.on" : "sound.off");
+  button.dataset.on = soundOn() ? "1" : "0";
+}
+
+function mountSound() {
+  const wake = () => {
+    gestured = true;
+    if (soundOn()) audioContext();
+  };
+  document.addEventListener("pointerdown", wake, { capture: true });
+  document.addEventListener("keydown", wake, { capture: true });
+  $("sound-button").addEventListener("click", () => {
+    localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+    renderSoundButton();
+    gestured = true;
+    playSound("play");
+  });
+  renderSoundButton();
 }
 
 // -- the log of this hand -------------------------------------------------------
@@ -819,6 +1046,7 @@ function logEntries(v) {
     else key = "log.other";
     if (kind === "call") p.suit = suitInline(rest[0]);
     if (kind === "play" || kind === "pickup") p.card = rest[0] ? cardInline(rest[0]) : "";
+    if (kind === "play" && rest[0]) markLeftBower(p.card, rest[0], v.trump);
     if (kind === "keep" && rest.length) p.cards = cardsInline(rest);
     if (key === "log.other") p.action = `${kind} ${rest.join(" ")}`;
     out.push({ key, params: p, cls: kind });
@@ -924,7 +1152,7 @@ function lastTrick() {
   return last ? recordLastTrick(recordCache.get(last.index)) : null;
 }
 
-function miniTrick(box, tr) {
+function miniTrick(box, tr, trump = null) {
   box.replaceChildren();
   if (!tr) {
     box.append(el("p", { class: "muted" }, t("trick.none")));
@@ -934,7 +1162,7 @@ function miniTrick(box, tr) {
     const item = el(
       "div",
       { class: `mini ${tr.winner === s ? "winner" : ""}`.trim(), dataset: { seat: String(s) } },
-      cardImage(code),
+      markLeftBower(cardImage(code), code, trump),
       el("span", { class: "who" }, seatName(s)),
     );
     box.append(item);
@@ -983,7 +1211,11 @@ function renderLastHand() {
     );
   }
   points.append(el("strong", {}, pointsText(last.points)));
-  miniTrick($("last-hand-trick"), recordLastTrick(recordCache.get(last.index)));
+  miniTrick(
+    $("last-hand-trick"),
+    recordLastTrick(recordCache.get(last.index)),
+    last.result?.trump ?? null,
+  );
   const review = $("last-hand-review");
   const words = reviewContent(last);
   review.hidden = !words;
@@ -1311,6 +1543,7 @@ function onKey(e) {
       e.preventDefault();
       card.focus();
       if (card.getAttribute("aria-disabled") !== "true") card.click();
+      else explainCard(card);
     }
     return;
   }
@@ -1331,7 +1564,9 @@ async function main() {
   onLanguage(() => {
     apply(document);
     render();
+    renderSoundButton();
   });
+  mountSound();
   $("start-button").addEventListener("click", start);
   $("copy-invite").addEventListener("click", async () => {
     const input = $("invite-link");
@@ -1345,7 +1580,7 @@ async function main() {
   });
   $("hint-button").addEventListener("click", askHint);
   $("last-trick-button").addEventListener("click", () => {
-    miniTrick($("last-trick-body"), lastTrick());
+    miniTrick($("last-trick-body"), lastTrick(), lastTrickTrump());
     $("last-trick-dialog").showModal();
   });
   for (const close of $("last-trick-dialog").querySelectorAll("[data-close]")) {
