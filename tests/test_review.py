@@ -128,7 +128,7 @@ def test_review_text_names_the_trick_the_cards_and_who_gains(variant: str) -> No
         assert m.side == ("maker" if h.on_maker_side(m.seat) else "defenders")
         sides.add(m.side)
         gainer = {"defenders": "the defenders", "maker": "the maker"}[m.side]
-        if m.side == "maker" and len(review.maker_side) == 2:
+        if m.side == "maker" and variant == "partnership":
             gainer = "the makers"
         words = ["no", "one", "two", "three", "four", "five"]
         trick_words = f"{words[m.cost]} more trick{'s' * (m.cost != 1)}"
@@ -154,6 +154,7 @@ def test_review_text_names_the_trick_the_cards_and_who_gains(variant: str) -> No
             "side": m.side,
         }
         assert facts["maker_side"] == list(review.maker_side)
+        assert facts["team"] is (variant == "partnership")
     assert sides == {"maker", "defenders"}
 
 

@@ -59,6 +59,7 @@ def check_answer(state: HandState, body: dict[str, Any]) -> None:
     assert review is not None
     assert body["variant"] == state.rules.variant and body["seats"] == state.rules.seats
     assert body["dealer"] == state.dealer
+    assert body["sitting_out"] == list(state.sitting_out)
     assert state.result is not None and body["result"] == state.result.to_json()
     assert body["review"] == review.to_json()
     assert body["summary"] == review.summary()
@@ -190,9 +191,13 @@ def test_a_table_hand_and_its_review_facts(server: ServerProcess, api: Api) -> N
         last = play(
             [me],
             watcher,
-            lambda st, i=index: st["table"]["hands_played"] > i
-            and st["last_hand"] is not None
-            and (st["last_hand"]["review"] is not None or st["last_hand"]["result"]["thrown_in"]),
+            lambda st, i=index: (
+                st["table"]["hands_played"] > i
+                and st["last_hand"] is not None
+                and (
+                    st["last_hand"]["review"] is not None or st["last_hand"]["result"]["thrown_in"]
+                )
+            ),
             random_policy(random.Random(index)),
         )
         if not last["last_hand"]["result"]["thrown_in"]:

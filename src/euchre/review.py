@@ -81,6 +81,7 @@ class Review:
     took: int  #: tricks the maker's side took
     could_take: int  #: tricks it could take from the first lead with best play
     first_mistake: Mistake | None
+    team: bool = False  #: partnership: the makers are a team (even one playing alone)
 
     def summary(self, names: list[str] | None = None) -> str:
         """A few sentences for people: what best play could take, and the
@@ -90,7 +91,7 @@ class Review:
         def name(seat: int) -> str:
             return names[seat] if names else f"seat {seat}"
 
-        if len(self.maker_side) == 1:
+        if not self.team:
             who = f"the maker ({name(self.maker)})"
         else:
             who = "the makers (" + " and ".join(name(s) for s in self.maker_side) + ")"
@@ -102,7 +103,7 @@ class Review:
         if m is None:
             return text + " No card played cost a trick."
         if m.side == "maker":
-            gainer = "the maker" if len(self.maker_side) == 1 else "the makers"
+            gainer = "the makers" if self.team else "the maker"
         else:
             gainer = "the defenders"
         worth = f", {_count(m.points, 'point')}" if m.points else " (no change in points)"
@@ -118,6 +119,7 @@ class Review:
             "maker": self.maker,
             "trump": self.trump.letter,
             "maker_side": list(self.maker_side),
+            "team": self.team,
             "took": self.took,
             "could_take": self.could_take,
             "mistake": None if self.first_mistake is None else self.first_mistake.to_json(),
@@ -174,7 +176,7 @@ def review_hand(state: HandState) -> Review | None:
                 )
         h.step(code)
     took = sum(full.tricks[s] for s in side)
-    return Review(maker, Suit(h.trump), side, took, could, mistake)
+    return Review(maker, Suit(h.trump), side, took, could, mistake, team=not h.cut)
 
 
 # -- card by card ---------------------------------------------------------------
@@ -278,6 +280,7 @@ def review_json(state: HandState) -> dict[str, Any]:
         "variant": state.rules.variant,
         "seats": state.rules.seats,
         "dealer": state.dealer,
+        "sitting_out": list(state.sitting_out),
         "result": None if result is None else result.to_json(),
         "calls": [
             {"number": i, "seat": seat, "action": str(action)}
