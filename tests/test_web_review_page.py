@@ -35,14 +35,15 @@ def shot(tab: Tab, name: str) -> None:
 
 
 def played_hand(server: ServerProcess, api: Api) -> tuple[str, dict[str, Any]]:
-    """A table whose first hand with cards played is over: its id and last hand."""
+    """A table whose first hand with a costly card is over (the person plays
+    at random, so one comes soon): its id and last hand."""
     table_id = api.create({}, [None, "easy", "easy"], name="Review table")
     token = api.join(table_id, 0, "Ann")
     me = TableClient(server.ws_url, table_id, token)
     watcher = TableClient(server.ws_url, table_id, None)
     api.start(table_id, token)
     try:
-        for index in range(8):
+        for index in range(12):
             last = play(
                 [me],
                 watcher,
@@ -57,12 +58,13 @@ def played_hand(server: ServerProcess, api: Api) -> tuple[str, dict[str, Any]]:
                 ),
                 random_policy(random.Random(index)),
             )
-            if last["last_hand"]["review_facts"] is not None:
+            facts = last["last_hand"]["review_facts"]
+            if facts is not None and facts["mistake"] is not None:
                 return table_id, last["last_hand"]
     finally:
         me.close()
         watcher.close()
-    raise AssertionError("eight hands thrown in")
+    raise AssertionError("twelve hands without a costly card")
 
 
 def check_steps(tab: Tab, answer: dict[str, Any], lang: str = "en") -> None:
@@ -121,18 +123,31 @@ def test_review_from_the_tables_last_hand(
     assert text.startswith(words["hand.review"])
     assert "action" not in text.lower()
     mistake = last["review_facts"]["mistake"]
-    if mistake is None:
-        assert words["review.clean"] in text
-    else:
-        assert f"Trick {mistake['trick']}: " in text
-        side = {"maker": "the maker", "defenders": "the defenders"}[mistake["side"]]
-        if mistake["side"] == "maker" and last["review_facts"]["team"]:
-            side = "the makers"
-        assert f"for {side}" in text
-        assert words[f"review.tricks.{mistake['cost']}"] in text
+    assert f"Trick {mistake['trick']}: " in text
+    side = {"maker": "the maker", "defenders": "the defenders"}[mistake["side"]]
+    assert f"for {side}" in text
+    assert words[f"review.tricks.{mistake['cost']}"] in text
+    if mistake["points"]:
+        assert words[f"review.points.{mistake['points']}"] in text
+    # the cards with their suit symbols (drawn), named for screen readers
+    played = page.locator("#last-hand-review .card-inline").first
+    assert played.locator("svg.suit-icon").count() == 1
     link = page.locator("#last-hand-review-link")
     assert link.is_visible()
     shot(tab, "table-last-hand")
+    # the same review in Slovenian
+    page.select_option("#lang", "sl")
+    sl = catalog("sl")
+    page.wait_for_function(
+        "(t) => document.getElementById('last-hand-review').textContent.startsWith(t)",
+        arg=sl["hand.review"],
+    )
+    text = page.locator("#last-hand-review").inner_text()
+    assert f"Štih {mistake['trick']}: " in text
+    assert sl[f"review.side.{side.split()[1]}"] in text
+    assert sl[f"review.tricks.{mistake['cost']}"] in text
+    shot(tab, "table-last-hand-sl")
+    page.select_option("#lang", "en")
 
     record = api.get(last["record"]).json()
     answer = api.post("/api/review", record).json()
