@@ -214,7 +214,7 @@ class _PageScan(HTMLParser):
             self.problems.append(f"inline script: {data.strip()[:60]!r}")
 
 
-@pytest.mark.parametrize("name", ["index.html", "table.html"])
+@pytest.mark.parametrize("name", ["index.html", "table.html", "review.html"])
 def test_pages_have_no_inline_script_handler_or_style(name: str) -> None:
     """Each page loads its code from /static only: no inline <script>, no
     ``onclick=``-style handler, no ``style=`` attribute, no ``javascript:`` URL."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -32,6 +33,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
 from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS
+from ..record import RecordError, read_hand
+from ..review import review_json
 from ..rules import OPTIONS, VARIANTS, Rules, RulesError
 from .limits import Limits
 from .live import Client
@@ -59,7 +62,7 @@ STATIC_DIR: Final = Path(__file__).parent / "static"
 ERROR_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
     status: {"model": ErrorBody, "description": text}
     for status, text in [
-        (400, "bad_request or bad_json"),
+        (400, "bad_request, bad_json or bad_record"),
         (403, "bad_token or not_host"),
         (404, "not_found"),
         (405, "method_not_allowed"),
@@ -174,6 +177,10 @@ def create_app(
     async def table_page(table_id: str) -> Response:
         return page("table.html")
 
+    @app.get("/review", include_in_schema=False)
+    async def review_page() -> Response:
+        return page("review.html")
+
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
 
     @app.get("/api/health")
@@ -271,6 +278,32 @@ def create_app(
     async def record(table_id: str) -> dict[str, Any]:
         """The match record of the hands that are over."""
         return (await server.need(table_id)).game.match_record()
+
+    # -- the hand review (the solver's value of each card played) ---------------------
+    #: at most two reviews solve at once (each takes milliseconds in C; the body
+    #: limit bounds the record to one hand of five tricks)
+    review_slots = asyncio.Semaphore(2)
+
+    @app.post("/api/review")
+    async def review(request: Request) -> dict[str, Any]:
+        """Review a finished hand record: its calls, the solver's review, and every
+        card played with the value of each legal card (400 ``bad_record`` naming
+        the action that does not replay)."""
+        try:
+            obj = json.loads(await request.body())
+        except (ValueError, UnicodeDecodeError):
+            raise TableError("bad_json", "the request body is not JSON") from None
+        try:
+            state = read_hand(obj)
+        except RecordError as exc:
+            raise TableError("bad_record", str(exc)) from None
+        if not state.is_over:
+            raise TableError(
+                "bad_record",
+                f"the hand is not over ({len(state.history)} actions): nothing to review",
+            )
+        async with review_slots:
+            return await asyncio.to_thread(review_json, state)
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:

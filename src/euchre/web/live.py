@@ -150,6 +150,8 @@ class LiveTable:
         self.clients: set[Client] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self.reviews: dict[int, str | None] = {}
+        #: the same reviews as facts (``Review.to_json``) for the page's own language
+        self.review_facts: dict[int, dict[str, Any] | None] = {}
         self.hints: dict[tuple[int, int], list[dict[str, Any]]] = {}
         #: the hint being thought out, by (seq, seat): later askers wait for it
         self._hint_tasks: dict[tuple[int, int], asyncio.Task[list[dict[str, Any]]]] = {}
@@ -206,6 +208,7 @@ class LiveTable:
             try:
                 review = await asyncio.to_thread(review_hand, state)
                 self.reviews[index] = None if review is None else review.summary(names)
+                self.review_facts[index] = None if review is None else review.to_json()
             except Exception:
                 log.exception("table %s: review of hand %d failed", self.table_id, index)
                 self.reviews[index] = None
@@ -229,7 +232,7 @@ class LiveTable:
         key = (game.status, game.meta["status"], hands, review)
         cached = self._shared
         if cached is None or cached[0] is not game or cached[1] != key:
-            last = game.last_hand(review)
+            last = game.last_hand(review, self.review_facts.get(hands - 1))
             text = f'"table": {json.dumps(game.summary())}, "last_hand": {json.dumps(last)}'
             cached = self._shared = (game, key, text)
         return f'"public": {json.dumps(game.public())}, {cached[2]}'

@@ -563,8 +563,11 @@ class Game:
                 new["reserved_sha256"] = old["token_sha256"]
         return meta
 
-    def last_hand(self, review: str | None) -> dict[str, Any] | None:
-        """The protocol's ``last_hand`` for the latest finished hand, or None."""
+    def last_hand(
+        self, review: str | None, review_facts: dict[str, Any] | None = None
+    ) -> dict[str, Any] | None:
+        """The protocol's ``last_hand`` for the latest finished hand, or None
+        (``review_facts``: ``Review.to_json`` of the same review)."""
         if not self.match.hands:
             return None
         index = len(self.match.hands) - 1
@@ -582,4 +585,5 @@ class Game:
             "result": result.to_json(),
             "record": f"/api/tables/{self.table_id}/hands/{index}",
             "review": review,
+            "review_facts": review_facts,
         }

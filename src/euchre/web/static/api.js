@@ -44,6 +44,8 @@ export const api = {
   start: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/start`, { token }),
   rematch: (id, token) =>
     call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token }),
+  handRecord: (id, n) => call("GET", `/api/tables/${encodeURIComponent(id)}/hands/${n}`),
+  review: (record) => call("POST", "/api/review", record),
 };
 
 const tokenKey = (id) => `euchre.seat.${id}`;

@@ -1221,6 +1221,9 @@ function renderLastHand() {
   review.hidden = !words;
   review.replaceChildren();
   if (words) review.append(el("strong", {}, t("hand.review")), " ", words);
+  const step = $("last-hand-review-link");
+  step.hidden = !last.review_facts;
+  step.href = `/review?table=${encodeURIComponent(tableId)}&hand=${last.index}`;
   const link = $("last-hand-record");
   link.href = last.record;
   link.setAttribute("download", `euchre-${tableId}-hand-${last.index + 1}.json`);
@@ -1231,26 +1234,33 @@ function renderLastHand() {
 function reviewContent(last) {
   const f = last.review_facts;
   if (!f || !Array.isArray(f.maker_side) || !f.maker_side.length) return last.review || null;
-  const who =
-    f.maker_side.length === 1
-      ? t("review.maker", { name: seatName(f.maker_side[0]) })
-      : t("review.makers", { names: f.maker_side.map(seatName).join(", ") });
+  const team = f.team ?? !cutthroat();
+  const who = team
+    ? t("review.makers", { names: f.maker_side.map(seatName).join(", ") })
+    : t("review.maker", { name: seatName(f.maker_side[0]) });
   const frag = fmt("review.best", { who, could: f.could_take, took: f.took });
   frag.append(" ");
   const m = f.mistake;
   if (!m) frag.append(t("review.clean"));
-  else {
-    frag.append(
-      fmt("review.mistake", {
-        name: seatName(m.seat),
-        played: cardInline(m.played),
-        best: cardInline(m.best),
-        number: m.number,
-        cost: m.cost,
-      }),
-    );
-  }
+  else frag.append(mistakeLine(m, team));
   return frag;
+}
+
+/** The first costly card in words: its trick, its player, the better card, and
+ * who would have gained how many tricks and points ("Trick 3: West played 10♦;
+ * A♣ would have won one more trick for the defenders"). */
+function mistakeLine(m, team) {
+  const side = m.side === "maker" ? (team ? "makers" : "maker") : "defenders";
+  const count = (kind, n) => (has(`review.${kind}.${n}`) ? t(`review.${kind}.${n}`) : String(n));
+  return fmt(m.points ? "review.mistake_points" : "review.mistake_same", {
+    trick: m.trick,
+    name: seatName(m.seat),
+    played: cardInline(m.played),
+    best: cardInline(m.best),
+    tricks: count("tricks", m.cost),
+    side: t(`review.side.${side}`),
+    points: count("points", m.points),
+  });
 }
 
 function renderHistory() {
