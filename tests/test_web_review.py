@@ -173,6 +173,11 @@ def test_bad_records_are_a_clear_400(api: Api) -> None:
         "/api/review", content=b"{not json", headers={"content-type": "application/json"}
     )
     _error(answer, 400, "bad_json")
+    deep = b"[" * 5000 + b"]" * 5000  # nested too deeply for the JSON reader
+    answer = api.http.post(
+        "/api/review", content=deep, headers={"content-type": "application/json"}
+    )
+    _error(answer, 400, "bad_json")
     huge = dict(good, pad="x" * 20_000)
     _error(api.post("/api/review", huge), 413, "too_large")
     # the good record still reviews

@@ -284,14 +284,22 @@ def create_app(
     #: limit bounds the record to one hand of five tricks)
     review_slots = asyncio.Semaphore(2)
 
-    @app.post("/api/review")
+    @app.post(
+        "/api/review",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+        },
+    )
     async def review(request: Request) -> dict[str, Any]:
         """Review a finished hand record: its calls, the solver's review, and every
         card played with the value of each legal card (400 ``bad_record`` naming
         the action that does not replay)."""
         try:
             obj = json.loads(await request.body())
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: too deep
             raise TableError("bad_json", "the request body is not JSON") from None
         try:
             state = read_hand(obj)
