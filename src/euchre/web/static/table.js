@@ -276,6 +276,7 @@ function handle(msg) {
       toast(t("notice.bot_fallback", { name }));
     }
   } else if (msg.type === "error") {
+    answerDue = false;
     pending = false;
     delete document.body.dataset.pending;
     if (msg.code === "bad_token" && mine) {
@@ -551,6 +552,18 @@ function renderHeld() {
   main.dataset.held = "1";
   main.dataset.myTurn = "0";
   paintFinalTrick(last);
+  // the hand is over: nobody is to act, the seats' cards are played (a seat
+  // sitting out keeps its own), and each seat's tricks are the result's
+  for (const seat of $("board").querySelectorAll(".seat.to-act")) seat.classList.remove("to-act");
+  for (const note of $("board").querySelectorAll(".turn-note")) note.remove();
+  for (const backs of $("board").querySelectorAll(".seat:not(.dummy) .backs:not(.out)"))
+    backs.replaceChildren();
+  const took = last?.result?.tricks;
+  for (const meta of $("board").querySelectorAll(".seat[data-seat] .seat-meta")) {
+    const s = Number(meta.closest(".seat").dataset.seat);
+    if (Array.isArray(took) && Number.isInteger(took[s]))
+      meta.textContent = t("seat.tricks", { n: took[s] });
+  }
   // every card of the hand is on the table or played: none is left in a hand
   $("hand").replaceChildren();
   $("hand-wrap").hidden = false;
