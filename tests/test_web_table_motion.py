@@ -74,7 +74,8 @@ def wait_after_or_hold(tab: Tab, seq: int) -> None:
 
 
 def start_game(tab: Tab, server: ServerProcess, api: Api, rules: dict[str, Any]) -> str:
-    table_id = api.create(rules, [None, "easy", "easy"])
+    seats = 4 if rules.get("variant") == "partnership" else 3
+    table_id = api.create(rules, [None] + ["easy"] * (seats - 1))
     sit_down(tab, server.url, table_id, 0, "Pia")
     tab.page.click("#start-button")
     tab.page.wait_for_selector("#table[data-status='playing']")
@@ -295,6 +296,32 @@ def test_phone_width_keeps_the_table_still(
     page.wait_for_function("() => document.getElementById('table').dataset.held !== '1'")
     page.wait_for_timeout(300)
     assert_steady(samples(tab), "390x844", play_only=True)
+    tab.check_errors()
+
+
+def test_partnership_table_keeps_its_size_and_the_match_end_waits_too(
+    server: ServerProcess, api: Api, browser: Any, tabs: list[Tab]
+) -> None:
+    """Four seats at 1280x800, pace "fast", a match of one hand: the board keeps its
+    size and the cards their row; the last hand is held like any other, its button
+    leading to the match's result."""
+    tab = open_tab(tabs, browser, width=1280, height=800, paced=True)
+    page = tab.page
+    start_game(tab, server, api, {"variant": "partnership", "target": 1, "tie": "share"})
+    set_pace(tab, "fast")
+    page.evaluate(RECORDER)
+    deadline = time.monotonic() + 90
+    while wait_turn_or_hold(tab) == "turn":
+        assert time.monotonic() < deadline, "the hand did not finish"
+        tab.act()
+    button = page.locator("#next-hand")
+    assert button.inner_text().startswith("See the result (")
+    assert page.locator("#winner").is_hidden()  # not before the player goes on
+    page.screenshot(path=str(ARTIFACTS / "motion-partnership-hand-over.png"), full_page=True)
+    button.click()
+    page.locator("#winner").wait_for()
+    assert tab.state()["table"]["status"] == "over"
+    assert_steady([s for s in samples(tab) if s["seq"] < tab.state()["seq"]], "partnership")
     tab.check_errors()
 
 
