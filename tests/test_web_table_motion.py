@@ -198,7 +198,11 @@ def test_a_finished_trick_stays_and_a_finished_hand_waits_for_the_player(
         # a finished hand on hold: its last trick whole, its summary, the way on
         long_log = check_log_lines(tab) or long_log
         shown = tab.state()
-        newest = page.evaluate("() => window.euchreTable.newest()")
+        # the newest state and what the page says of it, read at the same moment
+        newest, says_turn = page.evaluate(
+            """() => [window.euchreTable.newest(),
+                      !document.getElementById("hand-over-turn").hidden]"""
+        )
         assert newest["table"]["hands_played"] == shown["table"]["hands_played"] + 1
         assert page.locator("#hand-over").is_visible()
         assert page.locator("#hand .card").count() == 0  # every card is played
@@ -212,7 +216,7 @@ def test_a_finished_trick_stays_and_a_finished_hand_waits_for_the_player(
             on_show = {c.get_attribute("data-card") for c in page.locator("#trick .card").all()}
             assert on_show == {p[2] for p in last_trick}
         its_turn = newest["view"]["to_act"] == newest["seat"] and newest["view"]["legal"]
-        assert page.locator("#hand-over-turn").is_visible() == bool(its_turn)
+        assert says_turn == bool(its_turn)
         button = page.locator("#next-hand")
         first = button.inner_text()
         assert first.startswith("Next hand (")
