@@ -94,12 +94,26 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 
 
+#: The table page's pace (a page setting kept in localStorage) set to "no pauses":
+#: each state is shown as it comes, and the next hand at once (tests/test_web_table_motion.py
+#: tests the pauses).
+NO_PAUSES = """
+try { localStorage.setItem("euchre.pace", "off"); } catch (e) {}
+"""
+
+
 class Tab:
     """One browser context and page, with the page's errors (console errors,
     exceptions, Content-Security-Policy violations) collected."""
 
     def __init__(
-        self, browser: Any, *, width: int = 1200, height: int = 900, locale: str = "en-US"
+        self,
+        browser: Any,
+        *,
+        width: int = 1200,
+        height: int = 900,
+        locale: str = "en-US",
+        paced: bool = False,
     ):
         self.context = browser.new_context(
             viewport={"width": width, "height": height}, locale=locale
@@ -111,6 +125,8 @@ class Tab:
         self.violations: list[str] = []
         self.context.expose_function("euchreCspViolation", self._violation)
         self.context.add_init_script(CSP_LISTENER)
+        if not paced:  # the page's own pauses off: play at the server's speed (no bot delay)
+            self.context.add_init_script(NO_PAUSES)
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
         self.page.on(

@@ -196,6 +196,7 @@ function send(msg) {
 function act(action) {
   if (pending || !mine || !state) return;
   if (send({ type: "action", token: mine.token, action, seq: state.seq })) {
+    answerDue = true;
     pending = true;
     document.body.dataset.pending = "1";
   }
@@ -244,23 +245,29 @@ function reconnect() {
   connect();
 }
 
+/** Show a state the server sent (the pacing below decides when). */
+function showState(msg) {
+  const before = state;
+  const changed = !state || msg.seq !== state.seq;
+  const wasKeep = state?.view && keepStep(state.view);
+  state = msg;
+  if (Array.isArray(msg.connected)) presence = msg.connected;
+  pending = false;
+  delete document.body.dataset.pending;
+  if (changed) {
+    if (!(msg.view && keepStep(msg.view) && wasKeep)) selected = new Set();
+    if (hintSeq !== msg.seq) hint = null;
+  }
+  beforeShow();
+  noteLastHand();
+  render();
+  afterShow(before);
+  if (changed) soundFor(before, msg);
+}
+
 function handle(msg) {
   if (msg.type === "state") {
-    if (state && msg.seq < state.seq) return;
-    const changed = !state || msg.seq !== state.seq;
-    const wasKeep = state?.view && keepStep(state.view);
-    const prev = state;
-    state = msg;
-    if (Array.isArray(msg.connected)) presence = msg.connected;
-    pending = false;
-    delete document.body.dataset.pending;
-    if (changed) {
-      if (!(msg.view && keepStep(msg.view) && wasKeep)) selected = new Set();
-      if (hintSeq !== msg.seq) hint = null;
-    }
-    noteLastHand();
-    render();
-    if (changed) soundFor(prev, msg);
+    receive(msg);
   } else if (msg.type === "hint") {
     if (Number.isInteger(msg.seq) && state && msg.seq < state.seq) return;
     hint = msg.suggest || [];
@@ -273,6 +280,7 @@ function handle(msg) {
       toast(t("notice.bot_fallback", { name }));
     }
   } else if (msg.type === "error") {
+    answerDue = false;
     pending = false;
     delete document.body.dataset.pending;
     if (msg.code === "bad_token" && mine) {
@@ -294,6 +302,299 @@ function handle(msg) {
     toast(errorText(msg.code, msg.message));
     render();
   }
+}
+
+// -- pacing: the server's states shown one at a time, at a pace people follow ------
+//
+// The server deals the next hand the moment one ends, and its bots move at the
+// server's pace (`--bot-delay`). On top of that the page keeps a pace of its
+// own, chosen on the page and kept in localStorage (never sent to the server):
+// each move stays on screen a moment, a finished trick stays (about 1.2 s) and
+// is swept to its winner, and a finished hand stays with its summary until the
+// player goes on ("Next hand", or when its countdown runs out). Newer states
+// wait in `incoming` meanwhile, unchanged and in order; the page acts only on
+// the state it shows (the server waits for a person, so the state that shows
+// the player's turn is always the newest).
+
+const PACE_KEY = "euchre.pace";
+/** ms a move stays, ms a finished trick stays, s a finished hand waits. */
+const PACES = {
+  slow: { move: 1000, trick: 2200, next: 30 },
+  normal: { move: 450, trick: 1200, next: 15 },
+  fast: { move: 150, trick: 600, next: 8 },
+  off: { move: 0, trick: 0, next: 0 },
+};
+const SWEEP_MS = 350;
+const incoming = []; // states newer than the one shown, oldest first
+let shownAt = 0; // when the shown state was shown (performance.now())
+let paceTimer = null;
+let swept = false; // the shown finished trick was swept to its winner
+let answerDue = false; // an action was sent: the state answering it shows at once
+let held = null; // a finished hand on show: {next, left (seconds), timer}
+let trickSeen = new Set(); // "seat card" of the trick cards on show (new ones slide in)
+
+function paceName() {
+  const p = localStorage.getItem(PACE_KEY);
+  return p && Object.hasOwn(PACES, p) ? p : "normal";
+}
+
+const paceOf = () => PACES[paceName()];
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** A state from the server: shown now, or queued behind the ones still on show. */
+function receive(msg) {
+  const newest = incoming.length ? incoming[incoming.length - 1] : state;
+  if (newest && msg.seq < newest.seq) return;
+  if (incoming.length && incoming[incoming.length - 1].seq === msg.seq) incoming.pop();
+  if (!state || (!incoming.length && !held && msg.seq === state.seq)) {
+    showState(msg);
+    return;
+  }
+  incoming.push(msg);
+  if (held) renderHeld(); // it may be this seat's turn in the next hand already: say so
+  pump();
+}
+
+/** A finished trick is on show: the trick is empty, and a trick was played. */
+function trickDone(v) {
+  return Boolean(
+    v && v.phase === "play" && !(v.current_trick || []).length && (v.tricks || []).length,
+  );
+}
+
+/** How long `next` waits before it is shown (ms), or "hold" (a hand ended). */
+function waitBefore(next) {
+  const p = paceOf();
+  if (!p.trick) return 0;
+  const ended =
+    state.table.status === "playing" &&
+    (next.table.hands_played ?? 0) > (state.table.hands_played ?? 0);
+  if (ended) return "hold";
+  if (answerDue) return 0;
+  const elapsed = performance.now() - shownAt;
+  if (trickDone(view())) {
+    if (elapsed < p.trick) return p.trick - elapsed;
+    if (!swept) {
+      sweep();
+      return reducedMotion() ? 0 : SWEEP_MS;
+    }
+    return 0;
+  }
+  return Math.max(0, p.move - elapsed);
+}
+
+function pump() {
+  clearTimeout(paceTimer);
+  paceTimer = null;
+  while (incoming.length && !held) {
+    const wait = waitBefore(incoming[0]);
+    if (wait === "hold") {
+      holdHand(incoming[0]);
+      return;
+    }
+    if (wait > 0) {
+      paceTimer = setTimeout(pump, wait);
+      return;
+    }
+    showState(incoming.shift());
+  }
+}
+
+/** The finished trick on show goes to its winner's side of the table. */
+function sweep() {
+  swept = true;
+  const v = view();
+  const tr = v?.tricks?.[v.tricks.length - 1];
+  if (!tr || reducedMotion()) return;
+  const box = $("trick");
+  box.dataset.to = String(pos(tr.winner));
+  box.classList.add("sweep");
+}
+
+function beforeShow() {
+  swept = false;
+  answerDue = false;
+  const box = $("trick");
+  box.classList.remove("sweep");
+  delete box.dataset.to;
+}
+
+/** After a state is drawn: new trick cards slide in from their seat, a new deal
+ * is dealt into the hand (CSS animations; none with prefers-reduced-motion). */
+function afterShow(before) {
+  shownAt = performance.now();
+  markNewTrickCards(Boolean(before));
+  const dealt =
+    before &&
+    state.view &&
+    (!before.view || before.table.hands_played !== state.table.hands_played);
+  $("hand").classList.toggle("deal", Boolean(dealt));
+}
+
+function markNewTrickCards(animate) {
+  const now = new Set();
+  for (const slot of $("trick").querySelectorAll(".slot")) {
+    const card = slot.querySelector(".card");
+    if (!card) continue;
+    const key = `${slot.dataset.seat} ${card.dataset.card}`;
+    now.add(key);
+    if (animate && !trickSeen.has(key)) card.classList.add("enter");
+  }
+  trickSeen = now;
+}
+
+/** A hand just ended (the next state deals the next one): keep it on show. */
+function holdHand(next) {
+  held = { next, left: paceOf().next, timer: null };
+  if (next.last_hand) fetchHandRecord(next.last_hand);
+  held.timer = setInterval(() => {
+    if (!held) return;
+    held.left -= 1;
+    if (held.left <= 0) goOn();
+    else renderHeld();
+  }, 1000);
+  renderHeld();
+  $("next-hand").focus({ preventScroll: true });
+}
+
+/** The player goes on: the next hand (or the match's end) is shown. */
+function goOn() {
+  if (!held) return;
+  clearInterval(held.timer);
+  held = null;
+  if (incoming.length) showState(incoming.shift());
+  else render();
+  pump();
+}
+
+function fetchHandRecord(last) {
+  if (!last.record || recordCache.has(last.index)) return;
+  recordCache.set(last.index, null);
+  fetch(last.record)
+    .then((r) => (r.ok ? r.json() : null))
+    .then((rec) => {
+      recordCache.set(last.index, rec);
+      renderLastHand();
+      $("last-trick-button").disabled = !lastTrick();
+      if (held) renderHeld();
+    })
+    .catch(() => recordCache.delete(last.index));
+}
+
+/** The seat that took the hand's last trick: the one whose count of tricks went
+ * up between the shown view (four tricks played) and the hand's result. */
+function lastTrickWinner(last) {
+  const v = view();
+  const before = v?.tricks_won;
+  const after = last?.result?.tricks;
+  if (!Array.isArray(before) || !Array.isArray(after) || (v.tricks || []).length !== 4) return null;
+  const up = after.map((n, s) => n - (before[s] ?? 0));
+  const who = up.indexOf(1);
+  return who >= 0 && up.reduce((a, b) => a + b, 0) === 1 ? who : null;
+}
+
+/** The whole of the hand's last trick, from its record (public once the hand is over). */
+function paintFinalTrick(last) {
+  const tr = last ? recordLastTrick(recordCache.get(last.index)) : null;
+  const box = $("trick");
+  box.classList.remove("sweep");
+  if (!tr) return; // on its way, or the hand was thrown in
+  const winner = lastTrickWinner(last);
+  for (const slot of box.querySelectorAll(".slot")) {
+    slot.replaceChildren();
+    slot.classList.remove("winner");
+  }
+  const slots = box.querySelectorAll(".slot");
+  for (const [s, code] of tr.cards) {
+    const slot = slots[pos(s)];
+    const card = cardImage(code);
+    if (!trickSeen.has(`${s} ${code}`)) card.classList.add("enter");
+    slot.append(card, el("span", { class: "who" }, seatName(s)));
+    slot.dataset.seat = String(s);
+    if (winner === s) slot.classList.add("winner");
+  }
+  trickSeen = new Set(tr.cards.map(([s, code]) => `${s} ${code}`));
+  box.classList.add("done");
+  $("trick-note").textContent =
+    winner === null ? "" : t("trick.won_by", { name: seatName(winner) });
+}
+
+function handSummary(last) {
+  const frag = document.createDocumentFragment();
+  const result = last.result;
+  if (result && result.thrown_in) frag.append(t("hand.thrown_in"), " ");
+  else if (result && result.trump && Number.isInteger(result.maker)) {
+    const side = cutthroat() ? [result.maker] : [result.maker % 2, (result.maker % 2) + 2];
+    const took = side.reduce((sum, s) => sum + (result.tricks?.[s] ?? 0), 0);
+    frag.append(
+      fmt("hand.result", { name: seatName(result.maker), suit: suitInline(result.trump), n: took }),
+      " ",
+    );
+  }
+  frag.append(el("strong", {}, pointsText(last.points)));
+  return frag;
+}
+
+/** Whether a state waiting behind the finished hand has this seat to act. */
+function turnWaiting() {
+  const m = incoming.length ? incoming[incoming.length - 1] : null;
+  return Boolean(
+    m?.view && Number.isInteger(m.seat) && m.view.to_act === m.seat && (m.view.legal || []).length,
+  );
+}
+
+/** Draw the finished hand on hold (over what render() drew of its last state). */
+function renderHeld() {
+  const box = $("hand-over");
+  const main = $("table");
+  if (!held) {
+    box.hidden = true;
+    delete main.dataset.held;
+    return;
+  }
+  const last = held.next.last_hand;
+  main.dataset.held = "1";
+  main.dataset.myTurn = "0";
+  paintFinalTrick(last);
+  // the hand is over: nobody is to act, the seats' cards are played (a seat
+  // sitting out keeps its own), and each seat's tricks are the result's
+  for (const seat of $("board").querySelectorAll(".seat.to-act")) seat.classList.remove("to-act");
+  for (const note of $("board").querySelectorAll(".turn-note")) note.remove();
+  for (const backs of $("board").querySelectorAll(".seat:not(.dummy) .backs:not(.out)"))
+    backs.replaceChildren();
+  const took = last?.result?.tricks;
+  for (const meta of $("board").querySelectorAll(".seat[data-seat] .seat-meta")) {
+    const s = Number(meta.closest(".seat").dataset.seat);
+    if (Array.isArray(took) && Number.isInteger(took[s]))
+      meta.textContent = t("seat.tricks", { n: took[s] });
+  }
+  // every card of the hand is on the table or played: none is left in a hand
+  $("hand").replaceChildren();
+  $("hand-wrap").hidden = false;
+  $("dummy-wrap").hidden = true;
+  $("actions").replaceChildren();
+  $("hint-button").hidden = true;
+  $("hint-box").hidden = true;
+  $("prompt").textContent = last ? t("hand.over_title", { n: last.index + 1 }) : "";
+  $("hand-over-text").replaceChildren(last ? handSummary(last) : "");
+  const soon = turnWaiting();
+  $("hand-over-turn").hidden = !soon;
+  const over = held.next.table.status !== "playing";
+  const button = $("next-hand");
+  button.textContent = t(over ? "hold.result_in" : "hold.next_in", { n: held.left });
+  button.dataset.soon = soon ? "1" : "0";
+  box.hidden = false;
+}
+
+function mountPace() {
+  const select = $("pace");
+  select.value = paceName();
+  select.addEventListener("change", () => {
+    localStorage.setItem(PACE_KEY, select.value);
+    if (select.value === "off") goOn();
+    pump();
+  });
+  $("next-hand").addEventListener("click", goOn);
 }
 
 // -- rendering -----------------------------------------------------------------
@@ -327,6 +628,7 @@ function render() {
   }
   renderWinner();
   renderMatchEnd();
+  renderHeld();
 }
 
 function renderWaiting() {
@@ -471,10 +773,12 @@ function dummyBox(v) {
     el("div", { class: "seat-head" }, el("span", { class: "seat-name" }, t("seat.dummy"))),
   );
   let note = "";
-  if (merged(v)) note = t("dummy.merged", { name: seatName(v.maker) });
+  // the maker merging sees the dummy face up below: it is not also drawn face down here
+  const inHand = merged(v) || (v.dummy || []).length > 0;
+  if (inHand) note = t("dummy.merged", { name: seatName(v.maker) });
   else if (v.maker !== null && v.maker !== undefined && (v.alone || []).includes(v.maker))
     note = t("dummy.unused");
-  if (!merged(v)) {
+  if (!inHand) {
     const backs = el("div", { class: "backs" });
     for (let i = 0; i < 5; i++) backs.append(cardImage(null));
     box.append(backs);
@@ -500,8 +804,13 @@ function renderBoard() {
     return;
   }
   const bidding = ["joker_call", "bid1", "pickup"].includes(v.phase);
+  // the dealer picking up sees the up-card among their own cards: drawn there only
+  const upInHand =
+    v.phase === "pickup" && isMyTurn() && (v.legal || []).some((a) => a.startsWith("pickup "));
   if (v.up_card && v.phase !== "over") {
-    if (bidding || v.up_card_face_up) {
+    if (upInHand) {
+      up.append(el("span", { class: "caption up-in-hand" }, t("up.in_hand")));
+    } else if (bidding || v.up_card_face_up) {
       const card = markLeftBower(cardImage(v.up_card), v.up_card, v.trump);
       let caption = t("up.face_up");
       if (v.picked_up === false) caption = t("up.left");
@@ -1588,6 +1897,7 @@ async function main() {
       document.execCommand?.("copy");
     }
   });
+  mountPace();
   $("hint-button").addEventListener("click", askHint);
   $("last-trick-button").addEventListener("click", () => {
     miniTrick($("last-trick-body"), lastTrick(), lastTrickTrump());
@@ -1602,7 +1912,11 @@ async function main() {
   });
   document.addEventListener("keydown", onKey);
   // For tests and curious people: the last state this page got (its own seat's view only).
-  window.euchreTable = { state: () => state };
+  // `state` is the state on show; `newest` the newest the server sent (see pacing).
+  window.euchreTable = {
+    state: () => state,
+    newest: () => (incoming.length ? incoming[incoming.length - 1] : state),
+  };
   if (!tableId) {
     toast(t("error.not_found"));
     return;
