@@ -12,7 +12,9 @@ Screenshots: test-artifacts/motion-*.png.
 
 from __future__ import annotations
 
+import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -387,3 +389,24 @@ def test_no_card_is_drawn_twice(
             merged = True
         tab.act(merge=True)
     tab.check_errors()
+
+
+def test_the_stylesheet_closes_every_block() -> None:
+    """Every block of style.css is closed where it should be. A merge once left the
+    review page's phone rules open, and the browser quietly dropped every rule after
+    them: the phone's fixed board height and the prompt's two lines. The table then
+    moved under the player's thumb."""
+    css = (Path(web.__file__).parents[1] / "src/euchre/web/static/style.css").read_text()
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    css = re.sub(r'"[^"\n]*"', '""', css)
+    depth = 0
+    for number, line in enumerate(css.splitlines(), 1):
+        for char in line:
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            assert depth >= 0, f"style.css line {number}: a block closed that was never opened"
+        if line.startswith("@media") or (line and not line[0].isspace() and "{" in line):
+            # a rule or at-rule at the start of a line begins at the top level
+            assert depth == line.count("{") - line.count("}"), (
+                f"style.css line {number}: {line.strip()!r} sits inside an unclosed block"
+            )
+    assert depth == 0, "style.css ends inside an unclosed block"
