@@ -6,6 +6,7 @@ bots of ``--bot-level`` in the other seats, and lets a spectator socket note
 when each state message arrives. Once ``--hands`` hands are over, each bot
 move is classified from the hand records as *forced* (one legal action) or
 not, and its time is the gap between its state message and the one before.
+The last trick is left out: every card in it is forced, as everyone knows.
 
 Printed: the bot moves seen, how many were forced, the gaps of each class
 (median and spread), and how well the best threshold on the gap tells the
@@ -38,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from euchre.record import read_hand
+from euchre.view import View
 from load import Server  # bench/load.py: euchre serve in a process of its own
 
 
@@ -138,14 +140,16 @@ def bot_moves(watch: Watch, records: list[dict[str, Any]]) -> list[tuple[float, 
         if seat == 0:
             continue  # the person's move
         state = read_hand({**record, "actions": actions[:index]})
+        if len(View.of(state, seat).hand) == 1:
+            continue  # the last trick: every card in it is forced, and everyone knows it
         forced = len(state.legal_actions()) == 1
         out.append((after.at - before.at, forced))
     return out
 
 
 def separation(moves: list[tuple[float, bool]]) -> dict[str, float]:
-    """The best threshold rule's accuracy ("forced if the gap is below t"), the
-    base rate, and the AUC of the gap as a test of forced."""
+    """The best threshold rule's accuracy ("forced if the gap is below t", or
+    above), the base rate, and the AUC of the gap as a test of forced."""
     forced = [g for g, f in moves if f]
     free = [g for g, f in moves if not f]
     n = len(moves)
@@ -153,7 +157,7 @@ def separation(moves: list[tuple[float, bool]]) -> dict[str, float]:
     best = base
     for t in sorted({g for g, _ in moves}):
         right = sum(1 for g in forced if g <= t) + sum(1 for g in free if g > t)
-        best = max(best, right / n)
+        best = max(best, right / n, (n - right) / n)  # "forced if faster", or if slower
     pairs = len(forced) * len(free)
     wins = sum((1.0 if a < b else 0.5 if a == b else 0.0) for a in forced for b in free)
     return {"accuracy": best, "base_rate": base, "auc": wins / pairs if pairs else 0.5}
