@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import pytest
 
 from euchre.rules import VARIANTS, Rules
+from euchre.web.tables import BOT_LEVELS
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "euchre" / "web" / "static"
 LANGS = ("en", "es", "de", "it", "sl")
@@ -152,7 +153,7 @@ def data_keys() -> set[str]:
         for value in opt.get("choices", []):
             keys.add(f"choice.{opt['name']}.{value}")
     keys |= {f"opt.{f.name}" for f in fields(Rules)}
-    for level in ("easy", "medium", "hard", "expert"):
+    for level in BOT_LEVELS:  # every level a seat may have (the rule bot too)
         keys |= {f"level.{level}", f"level.bot.{level}"}
     keys |= {f"variant.{v}" for v in VARIANTS}
     keys |= {f"status.{s}" for s in ("waiting", "playing", "over", "expired")}
