@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))  # the audit's one home: tests/leakaudit.py
 
-from leakaudit import DEFAULT_SEED, TABLE_TIMEOUT, Audit, audit  # noqa: E402
+from leakaudit import DEFAULT_SEED, RETRIED, TABLE_TIMEOUT, Audit, audit  # noqa: E402
 from webserver import start_server  # noqa: E402
 
 
@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
             except Exception as exc:
                 print(f"\nleak audit could not be run: {exc!r}", file=sys.stderr)
+                print(f"the server's last output:\n{server.log()[-4000:]}", file=sys.stderr)
                 return 2
             progress(totals, final=True)
             log = server.log()
@@ -125,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     result: dict[str, Any] = {**totals.figures(), "tables_at_once": args.tables, "seed": args.seed}
     result["server_tracebacks"] = tracebacks
     result["hands_per_s"] = round(totals.hands / max(totals.seconds, 1e-9), 2)
+    for retried in RETRIED[:5]:
+        print(f"GET sent again after a transport error: {retried}", file=sys.stderr)
     for leak in totals.leaks:
         print(f"LEAK: {leak}", file=sys.stderr)
     if tracebacks:

@@ -268,9 +268,23 @@ async def player(
     await reader_task
 
 
+#: GETs sent again after a transport error (a kept-alive connection the server
+#: had just closed): the audit checks what is downloaded, not the connection.
+RETRIED: list[str] = []
+
+
+async def get(api: httpx.AsyncClient, path: str) -> httpx.Response:
+    """GET ``path``, once more after a transport error."""
+    try:
+        return await api.get(path)
+    except httpx.TransportError as exc:
+        RETRIED.append(f"{path}: {exc!r}")
+        return await api.get(path)
+
+
 async def download(table: Table, api: httpx.AsyncClient, rng: random.Random) -> None:
     """Fetch what anyone may download, at this moment."""
-    summary = await api.get(f"/api/tables/{table.table_id}")
+    summary = await get(api, f"/api/tables/{table.table_id}")
     table.http.append(Http(summary.url.path, summary.status_code, summary.text))
     hand = summary.json()["hands_played"]
     paths = [
@@ -283,7 +297,7 @@ async def download(table: Table, api: httpx.AsyncClient, rng: random.Random) -> 
     if rng.random() < 0.2:
         paths.append("/api/tables")
     for path in paths:
-        answer = await api.get(path)
+        answer = await get(api, path)
         table.http.append(Http(path, answer.status_code, answer.text))
 
 
@@ -347,7 +361,7 @@ async def run_table(
         await task
     hands = latest["table"]["hands_played"]
     for i in range(hands):
-        answer = await api.get(f"/api/tables/{table_id}/hands/{i}")
+        answer = await get(api, f"/api/tables/{table_id}/hands/{i}")
         assert answer.status_code == 200, answer.text
         table.records.append(answer.json())
     return table
@@ -386,6 +400,8 @@ class Audit:
     probes: int = 0
     #: of those, pairs whose cards were in different places (another hand, kitty, dummy)
     probes_telling: int = 0
+    #: GETs sent again after a transport error (see :data:`RETRIED`)
+    http_retries: int = 0
     #: one description per table whose check failed (a leak, or a broken promise)
     leaks: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -443,7 +459,10 @@ async def audit(
     rng = random.Random(seed)
     totals = Audit()
     begun = time.monotonic()
-    async with httpx.AsyncClient(base_url=url, trust_env=False, timeout=30) as api:
+    # idle connections are dropped after a second, well before the server's keep-alive
+    # timeout (uvicorn's 5 s): else a GET may race the server closing its connection
+    limits = httpx.Limits(keepalive_expiry=1.0)
+    async with httpx.AsyncClient(base_url=url, trust_env=False, timeout=30, limits=limits) as api:
         running: set[asyncio.Task[Table]] = set()
         started = 0
         while True:
@@ -456,6 +475,7 @@ async def audit(
                 running.add(asyncio.create_task(coro))
             if not running:
                 totals.seconds = time.monotonic() - begun
+                totals.http_retries = len(RETRIED)
                 return totals
             finished, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             for task in finished:
@@ -465,6 +485,7 @@ async def audit(
                     await asyncio.gather(*running, return_exceptions=True)
                 check_finished(task.result(), totals)
             totals.seconds = time.monotonic() - begun
+            totals.http_retries = len(RETRIED)
             if progress is not None:
                 progress(totals)
 
