@@ -1,4 +1,5 @@
 # Three commands on a fresh machine:  make play,  make run  and  make test
+# (README.md, Quick start). Each makes .venv and installs what it needs.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
@@ -40,7 +41,8 @@ play: $(VENV)/.tui-installed
 run: $(VENV)/.web-installed
 	$(BIN)/euchre serve $(ARGS)
 
-## Every check: lint, strict type check, the test suite.
+## Every check: lint, strict type check, the test suite (about 10 minutes; run as
+## root, it first installs the missing SYSTEM_PACKAGES with apt-get).
 test: $(VENV)/.dev-installed $(SYSDEPS_STAMP) lint typecheck unit
 
 lint: $(VENV)/.dev-installed

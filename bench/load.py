@@ -63,6 +63,17 @@ sys.path.insert(0, str(ROOT / "src"))  # the tree the server is started from
 from euchre.web.tables import BOT_LEVELS  # noqa: E402  (the server's bot levels)
 
 ADDRESS = re.compile(r"open (http://\S+?)/? in a browser")
+#: One load client creates every table: lift the server's limits on table creation.
+NO_CREATE_LIMITS = [
+    "--create-rate",
+    "0",
+    "--create-rate-total",
+    "0",
+    "--max-waiting-per-address",
+    "0",
+    "--max-waiting",
+    "0",
+]
 #: The least time between two actions of one client (the server allows 20 a second).
 MIN_GAP = 1 / 15
 
@@ -116,7 +127,7 @@ class Server:
         env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
         env["PYTHONUNBUFFERED"] = "1"
         cmd = [sys.executable, "-m", "euchre", "serve", "--host", "127.0.0.1", "--port", "0"]
-        cmd += ["--db", db, "--bot-delay", "0", *extra]
+        cmd += ["--db", db, "--bot-delay", "0", *NO_CREATE_LIMITS, *extra]
         self.proc = subprocess.Popen(
             cmd,
             stdout=subprocess.PIPE,

@@ -69,6 +69,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "web",
         (
+            "web.limits",
             "web.store web.store_pg",
             "web.tables",
             "web.workers",

@@ -11,7 +11,7 @@ from conftest import make_deal
 from euchre import HandState, Rules
 from euchre.bots import RandomBot, decide
 from euchre.hand import FastHand
-from euchre.review import play_values, review_hand
+from euchre.review import play_values, review_hand, review_plays
 from euchre.solver import Solver
 
 
@@ -96,3 +96,79 @@ def test_review_of_a_thrown_in_hand_is_none() -> None:
         state = state.apply_all(["pass"])
     assert state.is_over
     assert review_hand(state) is None
+
+
+@pytest.mark.parametrize("variant", ["cutthroat", "partnership"])
+def test_review_text_names_the_trick_the_cards_and_who_gains(variant: str) -> None:
+    """Issue 19 §5: "Trick 3: West played 10♦; A♣ would have won one more trick
+    for the defenders" — trick by number, cards with suit symbols, who gains,
+    the cost in words; never an action number."""
+    rules = Rules(variant=variant)
+    names = ["You", "West", "North", "East"][: rules.seats]
+    sides = set()
+    for seed in range(60):
+        state = _random_hand(rules, seed)
+        review = review_hand(state)
+        if review is None:
+            continue
+        text = review.summary(names)
+        assert "action" not in text and "seat" not in text
+        m = review.first_mistake
+        if m is None:
+            assert text.endswith("No card played cost a trick.")
+            continue
+        h = _first_lead(state)
+        for _, code in state.fast().history[len(state.fast().calls) : m.number - 1]:
+            h.step(code)
+        assert m.trick == len(h.trick_log) + 1
+        values = play_values(h)
+        assert m.points == (
+            h.points_for(values[m.best.id])[m.seat] - h.points_for(values[m.played.id])[m.seat]
+        )
+        assert m.side == ("maker" if h.on_maker_side(m.seat) else "defenders")
+        sides.add(m.side)
+        gainer = {"defenders": "the defenders", "maker": "the maker"}[m.side]
+        if m.side == "maker" and variant == "partnership":
+            gainer = "the makers"
+        words = ["no", "one", "two", "three", "four", "five"]
+        trick_words = f"{words[m.cost]} more trick{'s' * (m.cost != 1)}"
+        sentence = (
+            f"Trick {m.trick}: {names[m.seat]} played {m.played.pretty()}; "
+            f"{m.best.pretty()} would have won {trick_words} for {gainer}"
+        )
+        assert sentence in text, text
+        if m.points:
+            assert f", {words[m.points]} more point" in text
+        else:
+            assert text.endswith("(no change in points).")
+        assert any(s in text for s in "♣♦♥♠")
+        facts = review.to_json()
+        assert facts["mistake"] == {
+            "number": m.number,
+            "trick": m.trick,
+            "seat": m.seat,
+            "played": str(m.played),
+            "best": str(m.best),
+            "cost": m.cost,
+            "points": m.points,
+            "side": m.side,
+        }
+        assert facts["maker_side"] == list(review.maker_side)
+        assert facts["team"] is (variant == "partnership")
+    assert sides == {"maker", "defenders"}
+
+
+def test_review_plays_steps_through_every_card() -> None:
+    """``review_plays``: one step a card, the trick so far and the winner of
+    each trick as the hand's own trick log says."""
+    state = _random_hand(Rules(), 7)
+    steps = review_plays(state)
+    full = state.fast()
+    assert len(steps) == len(full.history) - len(full.calls)
+    winners = [w for _, _, w in full.trick_log]
+    assert [s.won_by for s in steps if s.won_by is not None] == winners
+    for i, step in enumerate(steps):
+        assert step.played in step.hands[step.seat]
+        assert step.played in {c for c, _ in step.values}
+        earlier = [s for s in steps[:i] if s.trick == step.trick]
+        assert list(step.table) == [(s.seat, s.played) for s in earlier]

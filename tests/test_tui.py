@@ -9,6 +9,7 @@ nothing printed so far in the hand names a card seat 0 cannot know.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 import re
@@ -24,7 +25,7 @@ from rich.console import Console
 
 from euchre import cli
 from euchre.actions import Action
-from euchre.cards import Card, Suit, deck_cards
+from euchre.cards import Card, Rank, Suit, deck_cards
 from euchre.hand import Phase
 from euchre.record import match_record, read_match
 from euchre.rules import Rules
@@ -717,3 +718,173 @@ def test_cli_level_needs_the_search_bot(capsys: pytest.CaptureFixture[str]) -> N
         cli.main(["play", "--bots", "rule", "--level", "hard"])
     assert e.value.code == 2
     assert "--level is the search bot's strength" in capsys.readouterr().err
+
+
+# -- issue 19: help order, stable numbers, standings on quit, the left bower ------------
+
+
+def _help_blocks(text: str) -> list[list[tuple[str, int, str]]]:
+    """Each ``help`` printed: its card lines as (verb, number, card)."""
+    blocks = []
+    for block in text.split("What you can do now:")[1:]:
+        lines = []
+        for line in block.splitlines()[1:]:
+            m = re.match(r"  (discard|play) (\d+) — \1 (\S+)$", line)
+            if not line.startswith("  ") or line.startswith("  Also"):
+                break
+            if m:
+                lines.append((m[1], int(m[2]), m[3]))
+        blocks.append(lines)
+    return blocks
+
+
+def test_help_lists_cards_in_hand_order() -> None:
+    """Issue 19: ``help`` lists the discards (and the plays) in the order of
+    the hand on screen, each with the number shown there."""
+
+    def ask_help(prompt: str, view: View) -> list[str]:
+        return ["help"] if prompt in ("discard> ", "play> ") else []
+
+    discards = 0
+    for seed in range(1, 7):
+        driver = Driver(seed, strategy=_aggressive)
+        driver.check_leaks = False  # help's own example names JH
+        scripted = Scripted(driver, ask_help)
+        game, out = new_game(Rules(target=3), scripted, seed=seed)
+        driver.attach(game, out)
+        assert game.run() == 0
+        for lines in _help_blocks(driver.text()):
+            numbers = [n for _, n, _ in lines]
+            assert numbers == sorted(numbers), lines
+            discards += sum(verb == "discard" for verb, _, _ in lines) > 1
+    assert discards
+
+
+@pytest.mark.parametrize("variant", ["cutthroat", "partnership"])
+def test_quit_prints_the_standings(variant: str) -> None:
+    """Issue 19: leaving prints the match standings: each seat's (or side's)
+    score, best first, the hands played and the target."""
+    driver = Driver(4, strategy=_aggressive)
+    hands_seen: list[int] = []
+
+    def inp(prompt: str) -> str:
+        hands_seen.append(len(driver.game.match.hands) if driver.game else 0)
+        if len(hands_seen) > 1 and hands_seen[-1] >= 2:
+            return "quit"
+        return driver(prompt)
+
+    rules = Rules(variant=variant, target=10)  # type: ignore[arg-type]
+    game, out = new_game(rules, inp, seed=4)
+    driver.attach(game, out)
+    assert game.run() == 0
+    text = driver.text()
+    after = text[text.index("You left the game.") :]
+    played = len(game.match.hands)
+    assert played >= 2
+    scores = game.match.scores
+    if variant == "cutthroat":
+        entries = [(n, scores[s]) for s, n in enumerate(("You", "West", "North"))]
+    else:
+        entries = [("You & North", scores[0]), ("West & East", scores[1])]
+    entries.sort(key=lambda e: -e[1])
+    line = " · ".join(f"{n} {v}" for n, v in entries)
+    want = f"Standings after {played} hands: {line}   (first to 10)"
+    assert want in after, after
+    assert "hand in progress is not scored" in after
+
+
+def test_left_bower_marked_and_grouped_with_trump() -> None:
+    """Issue 19: once trump is known, the left bower (the jack of trump's
+    colour) is marked with the trump suit wherever the hand is shown, and is
+    sorted among the trumps; in the tricks too."""
+    marked = played = 0
+    for seed in range(1, 13):
+        inner = Driver(seed, strategy=_aggressive)
+
+        def inp(prompt: str, inner: Driver = inner) -> str:
+            nonlocal marked
+            if prompt == NEXT_PROMPT:
+                return inner(prompt)
+            view = inner.view()
+            trump = view.trump
+            if trump is not None:
+                text = inner.text()
+                panel = text[text.rindex("╭─ Hand") :]
+                numbers = {c: n for n, c in numbered_on_screen(text).items()}
+                left = Card.of(Rank.JACK, trump.partner)
+                held = [c for c in view.hand if c in numbers]
+                if left in held:
+                    mark = f"{numbers[left]} {left.pretty()}({trump.symbol})"
+                    assert mark in panel, panel
+                    marked += 1
+                trumps = [numbers[c] for c in held if c.effective_suit(trump) == trump]
+                others = [numbers[c] for c in held if c.effective_suit(trump) != trump]
+                assert not trumps or not others or max(trumps) < min(others), panel
+                for c in held:
+                    if c != left:
+                        assert f"{c.pretty()}(" not in panel.replace("(up)", ""), panel
+            return inner(prompt)
+
+        game, out = new_game(Rules(target=3), inp, seed=seed)
+        inner.attach(game, out)
+        assert game.run() == 0
+        segments = hand_segments(inner.text())
+        for hand, segment in zip(game.match.hands, segments, strict=True):
+            trump = View.of(hand, 0).trump
+            if trump is None:
+                continue
+            left = Card.of(Rank.JACK, trump.partner).pretty()
+            for m in re.finditer(rf"(?:leads?|plays?|with) {left}(.)", segment):
+                assert m[1] == "(", segment
+                played += 1
+    assert marked >= 3
+    assert played >= 3
+
+
+@pytest.mark.parametrize("variant", ["cutthroat", "partnership"])
+def test_card_numbers_stay_put(variant: str) -> None:
+    """Issue 19: a card keeps its number while the hand is played (a played
+    card's number is not given to another card), and the dealer picking up
+    sees the hand numbered as in round one, the up-card after it."""
+    tables: list[tuple[tuple[int, int], Phase, dict[int, Card]]] = []
+    compared = 0
+    for seed in range(1, 6):
+        driver = Driver(seed, strategy=_aggressive if seed % 2 else None)
+
+        def inp(prompt: str, driver: Driver = driver, seed: int = seed) -> str:
+            if prompt != NEXT_PROMPT:
+                assert driver.game is not None
+                view = driver.view()
+                numbers = numbered_on_screen(driver.text())
+                tables.append(((seed, driver.game.hand_no), view.phase, numbers))
+                if view.phase is Phase.PICKUP and Action.pickup(view.up_card) in view.legal:
+                    assert max(numbers) == len(view.hand) + 1
+                    assert numbers[max(numbers)] == view.up_card
+            return driver(prompt)
+
+        rules = Rules(variant=variant, target=5)  # type: ignore[arg-type]
+        game, out = new_game(rules, inp, seed=seed)
+        driver.attach(game, out)
+        assert game.run() == 0
+    for (hand, phase, numbers), (hand2, phase2, numbers2) in itertools.pairwise(tables):
+        if hand != hand2 or (phase, phase2) not in {
+            (Phase.PLAY, Phase.PLAY),
+            (Phase.BID1, Phase.PICKUP),
+        }:
+            continue
+        compared += 1
+        for n, card in numbers2.items():
+            if card in numbers.values():
+                assert numbers.get(n) == card, (hand, phase, numbers, phase2, numbers2)
+    assert compared > 10
+
+
+def test_number_of_a_played_card_is_refused() -> None:
+    """The number of a card already played is not another card's: it is refused."""
+    held = [None, Card.parse("9S"), None, Card.parse("AH"), Card.parse("KC")]
+    assert parse_input("2", Phase.PLAY, held) == Action.parse("play 9S")
+    assert parse_input("play 5", Phase.PLAY, held) == Action.parse("play KC")
+    with pytest.raises(InputError, match=r"card 1 is played already: choose 2, 4 or 5"):
+        parse_input("1", Phase.PLAY, held)
+    with pytest.raises(InputError, match=r"no card number 6: choose 2, 4 or 5"):
+        parse_input("6", Phase.PLAY, held)

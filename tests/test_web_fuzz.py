@@ -390,10 +390,10 @@ def test_actions_out_of_turn_stale_or_illegal(
     answer = victim.attack(victim.seats[who], json.dumps(message))
     if len(action) > 100:
         expect_error(answer, "illegal")  # too long to be an action: refused first
+    elif who != to_act:
+        expect_error(answer, "not_your_turn")  # the turn before the seq: docs/protocol.md
     elif seq_shift != 0:
         expect_error(answer, "stale")
-    elif who != to_act:
-        expect_error(answer, "not_your_turn", "illegal")
     else:
         expect_error(answer, "illegal")
 

@@ -155,7 +155,7 @@ def data_keys() -> set[str]:
     for level in ("easy", "medium", "hard", "expert"):
         keys |= {f"level.{level}", f"level.bot.{level}"}
     keys |= {f"variant.{v}" for v in VARIANTS}
-    keys |= {f"status.{s}" for s in ("waiting", "playing", "over")}
+    keys |= {f"status.{s}" for s in ("waiting", "playing", "over", "expired")}
     keys |= {f"conn.{s}" for s in ("connecting", "open", "closed")}
     keys |= {f"lang.{lang}" for lang in LANGS}
     for rank in "789TJQKA":

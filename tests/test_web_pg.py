@@ -190,6 +190,28 @@ def test_create_load_and_meta(db_url: str) -> None:
     run(go())
 
 
+def test_expire_waiting_only_expires_a_waiting_table(db_url: str) -> None:
+    """One statement tests and writes the status: a started table stays started,
+    and the change is pushed to another process like any other."""
+
+    async def go() -> None:
+        store, other = await opened(db_url), await opened(db_url)
+        heard = Recorder()
+        await other.subscribe(heard)
+        await store.create_table("t1", META)
+        await store.create_table("t2", {**META, "status": "playing"})
+        assert await store.expire_waiting("t1") is True
+        assert await store.load_meta("t1") == {**META, "status": "expired"}
+        await heard.wait_for("t1")
+        assert await store.expire_waiting("t1") is False
+        assert await store.expire_waiting("t2") is False
+        assert await store.expire_waiting("ghost") is False
+        assert await store.load_meta("t2") == {**META, "status": "playing"}
+        await closing(store, other)
+
+    run(go())
+
+
 def test_append_conflict_load_and_entries_since(db_url: str) -> None:
     async def go() -> None:
         store = await opened(db_url)

@@ -85,6 +85,44 @@ def test_store_round_trip_and_conflicts(tmp_path: Path) -> None:
     conn.close()
 
 
+def test_expire_waiting_only_expires_a_waiting_table(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = open_store(f"sqlite:///{tmp_path / 'e.db'}")
+        await store.open()
+        heard: list[str] = []
+
+        async def listen(table_id: str) -> None:
+            heard.append(table_id)
+
+        await store.subscribe(listen)
+        await store.create_table("w", {"status": "waiting", "created": 1.5, "seats": [1]})
+        await store.create_table("p", {"status": "playing"})
+        heard.clear()
+        assert await store.expire_waiting("w") is True
+        assert await store.load_meta("w") == {"status": "expired", "created": 1.5, "seats": [1]}
+        assert await store.expire_waiting("w") is False
+        assert await store.expire_waiting("p") is False
+        assert await store.expire_waiting("nope") is False
+        assert await store.load_meta("p") == {"status": "playing"}
+        assert heard == ["w"]
+        await store.close()
+
+    run(scenario())
+
+
+def test_an_expired_table_refuses_people() -> None:
+    game = Game(new_meta("tbl", Rules(), None, "t"))
+    assert game.status == "waiting" and isinstance(game.meta["created"], float)
+    game.meta["status"] = "expired"
+    game = Game(game.meta)
+    assert game.status == "expired" and game.current is None
+    assert game.summary()["status"] == "expired"
+    for attempt in (lambda: game.join(0, "A"), lambda: game.check(0, game.parse("pass"))):
+        with pytest.raises(TableError) as refused:
+            attempt()
+        assert (refused.value.code, refused.value.status) == ("expired", 410)
+
+
 def test_a_closed_store_refuses(tmp_path: Path) -> None:
     store = open_store(f"sqlite:///{tmp_path / 'e.db'}")
     with pytest.raises(RuntimeError):

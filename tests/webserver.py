@@ -5,6 +5,9 @@
 until ``/api/health`` answers. The returned :class:`ServerProcess` has ``.url``
 (``http://127.0.0.1:PORT``), ``.ws_url``, ``.stop()`` (SIGTERM, then wait) and
 ``.kill()`` (SIGKILL); it is a context manager that stops the server on exit.
+Table creation is not rate-limited unless a test asks for the real limits
+(``loose_limits=False``, or its own ``--create-rate`` ... in ``extra_args``):
+the tests create many tables from one address.
 Its output (stdout and stderr) is kept in ``.log()`` for failure messages.
 
 Also for those tests: :class:`Api` (the JSON API over httpx), :class:`TableClient`
@@ -41,6 +44,17 @@ from euchre.view import View, public_json
 __all__ = ["Api", "ServerProcess", "TableClient", "check_messages", "start_server"]
 
 _ADDRESS = re.compile(r"open (http://\S+?)/? in a browser")
+#: The options that lift the limits on table creation (0: no limit).
+LOOSE_LIMITS = (
+    "--create-rate",
+    "0",
+    "--create-rate-total",
+    "0",
+    "--max-waiting-per-address",
+    "0",
+    "--max-waiting",
+    "0",
+)
 
 
 class ServerProcess:
@@ -131,6 +145,7 @@ def start_server(
     timeout: float = 30.0,
     bot_delay: float = 0.0,
     bot_workers: int = 1,
+    loose_limits: bool = True,
 ) -> ServerProcess:
     """Start ``euchre serve`` on ``db_url`` and wait until it answers ``/api/health``.
 
@@ -139,7 +154,8 @@ def start_server(
     the command line after the defaults (a later ``--bot-delay`` wins).
     ``bot_workers``: the server's ``--bot-workers`` (the tests' default, one
     worker process: the bots think in a pool, as in production, at little cost;
-    0: in threads)."""
+    0: in threads). ``loose_limits``: lift the limits on table creation
+    (:data:`LOOSE_LIMITS`, before ``extra_args``, which may set any of them)."""
     src = str(Path(__file__).resolve().parent.parent / "src")
     env = dict(os.environ)
     env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
@@ -158,6 +174,7 @@ def start_server(
         str(bot_delay),
         "--bot-workers",
         str(bot_workers),
+        *(LOOSE_LIMITS if loose_limits else ()),
         *extra_args,
     ]
     proc = subprocess.Popen(

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from .rules import OPTIONS, VARIANTS, RuleOption, Rules, RulesError
+from .web.limits import Limits
 
 if TYPE_CHECKING:
     from .arena import ArenaResult
@@ -228,6 +229,82 @@ def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser
         help="processes the bots and hints think in (default: one per core; 0: threads "
         "of the server process)",
     )
+    sv.add_argument(
+        "--no-docs",
+        action="store_true",
+        help="serve no API docs: no /docs, /redoc nor /openapi.json (for production)",
+    )
+    sv.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a site besides the served one whose pages may open WebSockets, such as "
+        "https://cards.example.org (repeatable; default: none)",
+    )
+    limits = sv.add_argument_group(
+        "limits", "resource limits against abuse (docs/security.md); 0 in a rate or count: no limit"
+    )
+    limits.add_argument(
+        "--create-rate",
+        type=float,
+        default=Limits.create_rate,
+        metavar="N",
+        help=f"new tables one client address may create a minute (default {Limits.create_rate:g})",
+    )
+    limits.add_argument(
+        "--create-burst",
+        type=int,
+        default=Limits.create_burst,
+        metavar="N",
+        help=f"new tables one client address may create at once (default {Limits.create_burst:g})",
+    )
+    limits.add_argument(
+        "--create-rate-total",
+        type=float,
+        default=Limits.create_rate_total,
+        metavar="N",
+        help="new tables all clients together may create a minute "
+        f"(default {Limits.create_rate_total:g})",
+    )
+    limits.add_argument(
+        "--max-waiting-per-address",
+        type=int,
+        default=Limits.max_waiting_per_address,
+        metavar="N",
+        help="tables created by one client address that may wait for their start at once "
+        f"(default {Limits.max_waiting_per_address:g})",
+    )
+    limits.add_argument(
+        "--max-waiting",
+        type=int,
+        default=Limits.max_waiting,
+        metavar="N",
+        help=f"tables that may wait for their start at once (default {Limits.max_waiting:g})",
+    )
+    limits.add_argument(
+        "--table-expiry",
+        type=float,
+        default=Limits.table_expiry,
+        metavar="SECONDS",
+        help=f"a table nobody started within this time expires (default {Limits.table_expiry:g})",
+    )
+    limits.add_argument(
+        "--hello-timeout",
+        type=float,
+        default=Limits.hello_timeout,
+        metavar="SECONDS",
+        help="a WebSocket that has not said hello within this time is closed "
+        f"(default {Limits.hello_timeout:g})",
+    )
+    limits.add_argument(
+        "--request-timeout",
+        type=float,
+        default=Limits.request_timeout,
+        metavar="SECONDS",
+        help="time for an HTTP request's headers, and then its body, to arrive "
+        f"(default {Limits.request_timeout:g})",
+    )
     return p, {"replay": r, "play": pl, "arena": ar, "serve": sv}
 
 
@@ -291,11 +368,40 @@ def serve_cli(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         p.error(f"--bot-timeout must be over 0 and at most 600 seconds, not {args.bot_timeout}")
     if args.bot_workers is not None and not 0 <= args.bot_workers <= 1024:
         p.error(f"--bot-workers must be from 0 to 1024, not {args.bot_workers}")
+    for name in ("create_rate", "create_rate_total"):
+        value = getattr(args, name)
+        if not 0 <= value <= 1_000_000:  # also refuses nan
+            p.error(f"--{name.replace('_', '-')} must be from 0 (no limit) to 1000000, not {value}")
+    for name in ("max_waiting_per_address", "max_waiting"):
+        value = getattr(args, name)
+        if not 0 <= value <= 10_000_000:
+            p.error(
+                f"--{name.replace('_', '-')} must be from 0 (no limit) to 10000000, not {value}"
+            )
+    if not 1 <= args.create_burst <= 1_000_000:
+        p.error(f"--create-burst must be from 1 to 1000000, not {args.create_burst}")
+    for name, most in (
+        ("table_expiry", 30 * 86400),
+        ("hello_timeout", 3600),
+        ("request_timeout", 3600),
+    ):
+        value = getattr(args, name)
+        if not 0 < value <= most:
+            p.error(
+                f"--{name.replace('_', '-')} must be over 0 and at most {most} seconds, not {value}"
+            )
     try:
+        from .web.middleware import parse_origin
         from .web.serve import serve_main
     except ImportError:
         print("euchre serve needs the web extra: pip install 'euchre[web]'", file=sys.stderr)
         return 2
+    origins = []
+    for text in args.allow_origin:
+        try:
+            origins.append(parse_origin(text))
+        except ValueError as exc:
+            p.error(f"--allow-origin: {exc}")
     return serve_main(
         host=args.host,
         port=args.port,
@@ -304,6 +410,18 @@ def serve_cli(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         bot_delay=args.bot_delay,
         bot_timeout=args.bot_timeout,
         bot_workers=args.bot_workers,
+        docs=not args.no_docs,
+        allow_origins=origins,
+        limits=Limits(
+            create_rate=args.create_rate,
+            create_burst=args.create_burst,
+            create_rate_total=args.create_rate_total,
+            max_waiting_per_address=args.max_waiting_per_address,
+            max_waiting=args.max_waiting,
+            table_expiry=args.table_expiry,
+            hello_timeout=args.hello_timeout,
+            request_timeout=args.request_timeout,
+        ),
     )
 
 

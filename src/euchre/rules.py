@@ -160,8 +160,8 @@ class Rules:
         "left_of_lone",
         "choice",
         "who leads when someone goes alone: left_of_lone: the first player left of the "
-        "lone player (of the lone defender when two go alone); left_of_dealer: the first "
-        "player left of the dealer",
+        "lone player (when two go alone, the lone defender leads); left_of_dealer: the "
+        "first player left of the dealer",
         choices=("left_of_lone", "left_of_dealer"),
         settled=True,
     )

@@ -141,7 +141,7 @@ class Level:
     #: utility added to a rollout before the play that ends with the deciding
     #: seat on the maker's side. The rollouts play the bot's cards by the rule
     #: bot, but the bot plays them by search, which gains more over the rule
-    #: bot as maker than as defender (see the README's strength notes for
+    #: bot as maker than as defender (see docs/strength.md for
     #: the paired measurement).
     maker_edge: float = 0.0
     #: a decision before the play whose outcome is still open after its
@@ -209,7 +209,7 @@ _CUTTHROAT_LEVELS: Final = {
 }
 
 #: The levels by variant, then by name. The variants gain from the knobs
-#: differently (see the README's strength notes): at hard and expert a
+#: differently (see docs/strength.md): at hard and expert a
 #: partnership card play weighs 32 deals per deal it solves (Cutthroat: 8,
 #: as its decisions before the play) and its rollouts credit the maker's
 #: side nothing (Cutthroat: 0.1).

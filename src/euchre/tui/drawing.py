@@ -54,16 +54,26 @@ def sort_suit(view: View) -> Suit | None:
     return None
 
 
-def numbered_cards(view: View) -> list[Card]:
-    """The cards as numbered on screen (``1`` is the first): the hand, sorted;
-    with the dummy after it when keeping five of ten; with the up-card among
-    them when the dealer may pick it up."""
+def numbered_cards(view: View, before: Sequence[Card | None] = ()) -> list[Card | None]:
+    """The cards as numbered on screen (``1`` is the first): the hand, sorted
+    (trump first, the left bower among the trumps); with the dummy after it
+    when keeping five of ten; with the up-card after it (number 6) when the
+    dealer may pick it up, so the hand keeps the numbers it had in round one.
+
+    While the hand is played, pass the numbers of the player's previous turn
+    as ``before``: each card keeps its number for the whole hand, and the
+    number of a card played stays empty (``None``) instead of going to the
+    next card.
+    """
     trump = sort_suit(view)
-    hand = sort_for_display(view.hand, trump)
+    hand: list[Card | None] = list(sort_for_display(view.hand, trump))
     if view.phase is Phase.KEEP:
-        return hand + sort_for_display(view.dummy, trump)
+        return hand + list(sort_for_display(view.dummy, trump))
     if view.phase is Phase.PICKUP and Action.pickup(view.up_card) in view.legal:
-        return sort_for_display([*view.hand, view.up_card], trump)
+        return [*hand, view.up_card]
+    if view.phase is Phase.PLAY and set(view.hand) <= set(before):
+        held = set(view.hand)
+        return [c if c in held else None for c in before]
     return hand
 
 
@@ -77,26 +87,46 @@ class Drawer:
         self.names = seat_names(rules)
 
     # -- cards, suits and seats ----------------------------------------------
-    def card(self, card: Card, *, dim: bool = False) -> Text:
+    def card(self, card: Card, *, dim: bool = False, trump: Suit | None = None) -> Text:
         """One card, red or black (dimmed when ``dim``: not playable now).
+        When ``trump`` is given, the left bower (the jack of trump's colour,
+        which counts as trump) is marked with the trump suit: ``J♦(♥)``.
 
         >>> Drawer(Rules(), symbols=False).card(Card.parse("TH"))
         <text '10H' [Span(0, 3, 'bold red')] ''>
         >>> Drawer(Rules(), symbols=True).card(Card.parse("TH")).plain
         '10♥'
+        >>> Drawer(Rules(), symbols=True).card(Card.parse("JD"), trump=Suit.HEARTS).plain
+        'J♦(♥)'
         """
+        faint = " dim" if dim else ""
         if card.is_joker:
-            return Text.assemble(("Jk", "bold magenta" + (" dim" if dim else "")))
+            return Text.assemble(("Jk", "bold magenta" + faint))
         text = card.pretty() if self.symbols else str(card).replace("T", "10")
         style = "bold red" if card.suit is not None and card.suit.is_red else "bold"
-        return Text.assemble((text, style + (" dim" if dim else "")))
+        out = Text.assemble((text, style + faint))
+        if trump is not None and card.suit is not trump and card.effective_suit(trump) is trump:
+            mark = Text.assemble("(", self.suit(trump), ")")
+            if dim:
+                mark.stylize("dim")
+            out.append(mark)
+        return out
 
-    def cards(self, cards: Sequence[Card], *, start: int | None = None, sep: str = "  ") -> Text:
-        """Cards in a row; numbered from ``start`` when it is given."""
+    def cards(
+        self,
+        cards: Sequence[Card],
+        *,
+        start: int | None = None,
+        sep: str = "  ",
+        trump: Suit | None = None,
+    ) -> Text:
+        """Cards in a row; numbered from ``start`` when it is given; the left
+        bower marked when ``trump`` is given."""
         if start is None:
-            return join((self.card(c) for c in cards), sep)
+            return join((self.card(c, trump=trump) for c in cards), sep)
         return join(
-            Text.assemble((f"{i}", "dim"), " ", self.card(c)) for i, c in enumerate(cards, start)
+            Text.assemble((f"{i}", "dim"), " ", self.card(c, trump=trump))
+            for i, c in enumerate(cards, start)
         )
 
     def suit(self, suit: Suit | None) -> Text:
@@ -147,15 +177,16 @@ class Drawer:
         """The verb's form for ``seat``: ``you`` for seat 0, else ``other``."""
         return you if seat == 0 else other
 
-    def action(self, action: Action) -> Text:
-        """An action in words (``play J♥``, ``call ♠ spades``)."""
+    def action(self, action: Action, *, trump: Suit | None = None) -> Text:
+        """An action in words (``play J♥``, ``call ♠ spades``); the left bower
+        marked when ``trump`` is given."""
         card = action.card
         if action.kind == "play" and card is not None:
-            return Text("play ").append(self.card(card))
+            return Text("play ").append(self.card(card, trump=trump))
         if action.kind == "pickup" and card is not None:
-            return Text("pick up, discard ").append(self.card(card))
+            return Text("pick up, discard ").append(self.card(card, trump=trump))
         if action.kind == "keep" and action.cards:
-            return Text("keep ").append(self.cards(list(action.cards)))
+            return Text("keep ").append(self.cards(list(action.cards), trump=trump))
         if action.kind == "call" and action.suit is not None:
             return Text("call ").append(self.suit_named(action.suit))
         return Text(str(action))
@@ -169,6 +200,20 @@ class Drawer:
         else:
             parts = [Text.assemble(self.side_name(s), f" {scores[s]}") for s in (0, 1)]
         return join(parts, " · ").append(f"   (first to {self.rules.target})", style="dim")
+
+    def standings_text(self, scores: Sequence[int], hands: int) -> Text:
+        """The match so far: each player's (or side's) score, best first, after
+        ``hands`` hands, and the target.
+
+        >>> Drawer(Rules(), symbols=True).standings_text([1, 4, 1], 3).plain
+        'Standings after 3 hands: West 4 · You 1 · North 1   (first to 10)'
+        """
+        seats = range(len(scores)) if self.rules.cutthroat else range(2)
+        ranked = sorted(seats, key=lambda s: -scores[s])
+        parts = [Text.assemble(self.side_name(s), f" {scores[s]}") for s in ranked]
+        head = Text(f"Standings after {hands} hand{'s' * (hands != 1)}: ", style="bold")
+        text = head.append(join(parts, " · "))
+        return text.append(f"   (first to {self.rules.target})", style="dim")
 
     def tricks_text(self, view: View) -> Text:
         """The tricks each seat has taken this hand (and each side's, in partnership)."""
@@ -187,12 +232,15 @@ class Drawer:
         if not view.current_trick:
             return Text("you lead" if view.to_act == 0 else "–", style="dim")
         return join(
-            (Text.assemble(self.name(s), " ", self.card(c)) for s, c in view.current_trick),
+            (
+                Text.assemble(self.name(s), " ", self.card(c, trump=view.trump))
+                for s, c in view.current_trick
+            ),
             " · ",
         )
 
     # -- the table -----------------------------------------------------------
-    def table(self, view: View, choices: list[Card], hand_no: int) -> Panel:
+    def table(self, view: View, choices: Sequence[Card | None], hand_no: int) -> Panel:
         """The table as seat 0 sees it in hand ``hand_no``: score, up-card,
         bids, trump, who is alone, the tricks and the numbered ``choices``."""
         grid = Table.grid(padding=(0, 2))
@@ -211,8 +259,8 @@ class Drawer:
             grid.add_row("Tricks", self.tricks_text(view))
             grid.add_row("This trick", self.trick_text(view))
         if view.phase is Phase.KEEP:
-            grid.add_row("Your hand", self.cards(choices[:5], start=1))
-            grid.add_row("Dummy", self.cards(choices[5:], start=6))
+            grid.add_row("Your hand", self.hand_text(view, choices[:5]))
+            grid.add_row("Dummy", self.hand_text(view, choices[5:], start=6))
         else:
             label = "Your cards" if view.phase is not Phase.PICKUP else "Hand + up-card"
             grid.add_row(label, self.hand_text(view, choices))
@@ -220,13 +268,16 @@ class Drawer:
         title = Text.assemble(f"Hand {hand_no} · ", dealer)
         return Panel(grid, title=title, title_align="left", expand=False)
 
-    def hand_text(self, view: View, choices: list[Card]) -> Text:
-        """The numbered ``choices``, the cards that may not be played dimmed."""
+    def hand_text(self, view: View, choices: Sequence[Card | None], start: int = 1) -> Text:
+        """The ``choices`` numbered from ``start`` (an empty number, a card
+        played, is skipped), the cards that may not be played dimmed."""
         playable = {a.card for a in view.legal if a.kind == "play"}
         parts = []
-        for i, c in enumerate(choices, 1):
+        for i, c in enumerate(choices, start):
+            if c is None:
+                continue
             dim = view.phase is Phase.PLAY and c not in playable
-            card = self.card(c, dim=dim)
+            card = self.card(c, dim=dim, trump=view.trump)
             if view.phase is Phase.PICKUP and c == view.up_card:
                 card.append("(up)", style="dim")
             parts.append(Text.assemble((f"{i}", "dim"), " ", card))

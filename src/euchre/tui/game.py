@@ -87,6 +87,8 @@ class TerminalGame:
         self.save_error: str | None = None
         self.symbols = (console.encoding or "").lower().replace("-", "").startswith("utf")
         self.hand_no = 0
+        # The card numbers of the player's last turn in this hand's play.
+        self.numbers: list[Card | None] = []
         self.drawer = Drawer(rules, symbols=self.symbols)
         self.narrator = Narrator(console, self.drawer)
         self.guide = Guide(self.drawer)
@@ -111,6 +113,7 @@ class TerminalGame:
         before = self.match.scores
         self.hand_no = len(self.match.hands) + 1
         self.match = self.match.deal(rng=self.rng)
+        self.numbers = []
         self._save()
         self.narrator.deal(self._view(), self.hand_no)
         while self.match.current is not None:
@@ -174,7 +177,9 @@ class TerminalGame:
             raise _Quit()
 
     def _ask(self, state: HandState, view: View) -> Action:
-        choices = numbered_cards(view)
+        choices = numbered_cards(view, self.numbers)
+        if view.phase is Phase.PLAY:
+            self.numbers = choices
         self._show_table(view, choices)
         prompt = PROMPTS[view.phase]
         while True:
@@ -191,12 +196,12 @@ class TerminalGame:
                 return parsed
             self._error(self._why_not(state, parsed))
 
-    def _show_table(self, view: View, choices: list[Card]) -> None:
+    def _show_table(self, view: View, choices: list[Card | None]) -> None:
         """The table panel, then what may be done now."""
         self.console.print(self.drawer.table(view, choices, self.hand_no))
         self.console.print(self.guide.turn(view))
 
-    def _command(self, cmd: Command, view: View, choices: list[Card]) -> None:
+    def _command(self, cmd: Command, view: View, choices: list[Card | None]) -> None:
         if cmd.name == "quit":
             raise _Quit()
         if cmd.name == "score":
@@ -205,7 +210,8 @@ class TerminalGame:
             self._show_table(view, choices)
         elif cmd.name == "hint":
             # The search bot's ranking of the legal actions on this seat's view.
-            self._print_lines(self.guide.hint(self.adviser.suggest(view), choices))
+            ranked = self.adviser.suggest(view)
+            self._print_lines(self.guide.hint(ranked, choices, view.trump))
         else:
             self._print_lines(self.guide.help(view, choices))
 
@@ -250,6 +256,11 @@ class TerminalGame:
     def _goodbye(self) -> None:
         self.console.print()
         self.console.print(Text("You left the game.", style="bold"))
+        m = self.match
+        self.console.print(self.drawer.standings_text(m.scores, len(m.hands)))
+        if m.current is not None:
+            note = f"(hand {len(m.hands) + 1}, the hand in progress is not scored)"
+            self.console.print(Text(note, style="dim"))
         if self.save_path is not None and self._save():
             self.console.print(
                 Text(f"The match so far is saved in {self.save_path}", style="dim"), soft_wrap=True

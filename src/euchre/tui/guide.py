@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from ..actions import Action
-from ..cards import Card, effective_suit
+from ..cards import Card, Rank, Suit, effective_suit
 from ..hand import Phase
 from ..view import View
 from .drawing import Drawer, join
@@ -49,7 +49,7 @@ class Guide:
             word = "order it up" if word == "order" else word
             return Text.assemble(f"pass, or {word} (", suit, " trump; ", who, " picks up ", up, ")")
         if phase is Phase.PICKUP:
-            text = Text.assemble("pick up ", up, " and discard a card (e.g. discard 6)")
+            text = Text.assemble("pick up ", up, " and discard a card (e.g. discard 5)")
             if Action.decline() in view.legal:
                 text.append(", or decline to leave it")
             return text
@@ -66,11 +66,26 @@ class Guide:
         led = effective_suit(view.current_trick[0][1], view.trump)
         return Text.assemble("play a card (follow ", d.suit(led), " if you can)")
 
-    def help(self, view: View, choices: list[Card]) -> list[Text]:
+    def help(self, view: View, choices: Sequence[Card | None]) -> list[Text]:
         """The ``help`` command's lines: each legal action (``choices`` are the
         cards as numbered on screen) and the other commands."""
         lines = [Text("What you can do now:", style="bold")]
         lines += [Text("  ").append(line) for line in self._help_lines(view, choices)]
+        if view.trump is not None:
+            left = Card.of(Rank.JACK, view.trump.partner)
+            if left in choices:
+                d = self.drawer
+                t = d.suit(view.trump)
+                lines.append(
+                    Text.assemble(
+                        "  ",
+                        d.card(left, trump=view.trump),
+                        " is the left bower: it counts as ",
+                        t,
+                        " trump, not as ",
+                        d.suit(view.trump.partner),
+                    )
+                )
         lines.append(
             Text(
                 "  Also: help · show (the table again) · score · quit (cards by number, "
@@ -80,18 +95,20 @@ class Guide:
         )
         return lines
 
-    def _help_lines(self, view: View, choices: list[Card]) -> list[Text]:
+    def _help_lines(self, view: View, choices: Sequence[Card | None]) -> list[Text]:
         if view.phase is Phase.KEEP:
             return [
                 Text("keep C1 C2 C3 C4 C5 — keep five of your hand and the dummy (1-10 or names)")
             ]
         up = self.drawer.card(view.up_card)
         out: list[Text] = []
-        for a in view.legal:
+        for a in _in_hand_order(view.legal, choices):
             out.extend(self._help_line(view, a, up, choices))
         return out
 
-    def _help_line(self, view: View, a: Action, up: Text, choices: list[Card]) -> list[Text]:
+    def _help_line(
+        self, view: View, a: Action, up: Text, choices: Sequence[Card | None]
+    ) -> list[Text]:
         d = self.drawer
         kind = a.kind
         phase = view.phase
@@ -123,20 +140,38 @@ class Guide:
             return []
         n = choices.index(card) + 1 if card in choices else 0
         verb = "discard" if kind == "pickup" else "play"
-        return [Text.assemble(f"{verb} {n} — {verb} ", d.card(card))]
+        return [Text.assemble(f"{verb} {n} — {verb} ", d.card(card, trump=view.trump))]
 
-    def hint(self, ranked: Sequence[tuple[Action, float]], choices: list[Card]) -> list[Text]:
+    def hint(
+        self,
+        ranked: Sequence[tuple[Action, float]],
+        choices: Sequence[Card | None],
+        trump: Suit | None = None,
+    ) -> list[Text]:
         """The ``hint`` command's lines: the five best of ``ranked`` (legal
         actions with the expected points of the hand, best first), a card
-        with its number in ``choices``."""
+        with its number in ``choices`` (the left bower marked when ``trump``
+        is given)."""
         lines = [Text("Hint (expected points of the hand for you, best first):", style="bold")]
         for action, value in ranked[:5]:
             label = Text(f"  {value:+.2f}  ")
             card = action.card
             if card is not None and card in choices:
                 label.append(f"{choices.index(card) + 1} ")
-            label.append(self.drawer.action(action))
+            label.append(self.drawer.action(action, trump=trump))
             lines.append(label)
         if len(ranked) > 5:
             lines.append(Text(f"  … and {len(ranked) - 5} more", style="dim"))
         return lines
+
+
+def _in_hand_order(legal: Sequence[Action], choices: Sequence[Card | None]) -> list[Action]:
+    """``legal`` with its card actions (discards, plays) in the order of the
+    cards on screen (``choices``); the other actions keep their places."""
+    number = {c: i for i, c in enumerate(choices)}
+
+    def place(a: Action) -> int:
+        return number.get(a.card, len(number)) if a.card is not None else len(number)
+
+    cards = iter(sorted((a for a in legal if a.card is not None), key=place))
+    return [next(cards) if a.card is not None else a for a in legal]

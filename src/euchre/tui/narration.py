@@ -68,7 +68,7 @@ class Narrator:
         phase = before.phase
         up = d.card(before.up_card)
         if kind == "play":
-            card = d.card(Card.parse(words[1]))
+            card = d.card(Card.parse(words[1]), trump=after.trump)
             verb = (
                 v(seat, " lead ", " leads ")
                 if not before.current_trick
@@ -93,14 +93,16 @@ class Narrator:
             return [who, v(seat, " call ", " calls "), d.suit_named(after.trump), "."]
         if kind == "pickup":
             if len(words) == 2:
-                return [who, " pick up ", up, " and discard ", d.card(Card.parse(words[1])), "."]
+                gone = d.card(Card.parse(words[1]), trump=after.trump)
+                return [who, " pick up ", up, " and discard ", gone, "."]
             return [who, " picks up ", up, " and discards a card face down."]
         if kind == "decline":
             return [who, v(seat, " leave ", " leaves "), up, " in the kitty."]
         if kind == "keep":
             if len(words) == 6:
                 kept = sort_for_display([Card.parse(w) for w in words[1:]], after.trump)
-                return [who, " merge the dummy and keep ", d.cards(kept, sep=", "), "."]
+                shown = d.cards(kept, sep=", ", trump=after.trump)
+                return [who, " merge the dummy and keep ", shown, "."]
             return [who, " merges the dummy and keeps five of the ten cards."]
         if kind == "alone":
             return self._describe_alone(seat, before, after)
@@ -126,7 +128,7 @@ class Narrator:
             d.name(w),
             d.verb(w, " take", " takes"),
             f" trick {len(view.tricks)} with ",
-            d.card(card),
+            d.card(card, trump=view.trump),
             ".   ",
             Text("Tricks: ", style="dim"),
             d.tricks_text(view),

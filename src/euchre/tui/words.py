@@ -94,15 +94,23 @@ def _suit_words() -> dict[str, Suit]:
 _SUIT_WORDS: Final = _suit_words()
 
 
-def _card_arg(token: str, choices: Sequence[Card]) -> Card:
+def _card_arg(token: str, choices: Sequence[Card | None]) -> Card:
     """A card named by notation or by its number in ``choices`` (1-based)."""
     if _is_number(token):
         n = int(token)
-        if 1 <= n <= len(choices):
-            return choices[n - 1]
-        if not choices:
+        card = choices[n - 1] if 1 <= n <= len(choices) else None
+        if card is not None:
+            return card
+        numbers = [i for i, c in enumerate(choices, 1) if c is not None]
+        if not numbers:
             raise InputError(f"no card number {n}: you have no cards to choose from")
-        raise InputError(f"no card number {n}: choose 1 to {len(choices)}")
+        if numbers == list(range(1, len(numbers) + 1)):
+            which = f"1 to {len(numbers)}"
+        else:
+            which = ", ".join(map(str, numbers[:-1])) + f" or {numbers[-1]}"
+        if 1 <= n <= len(choices):
+            raise InputError(f"card {n} is played already: choose {which}")
+        raise InputError(f"no card number {n}: choose {which}")
     try:
         return Card.parse(token)
     except CardError:
@@ -111,7 +119,7 @@ def _card_arg(token: str, choices: Sequence[Card]) -> Card:
         ) from None
 
 
-def _keep_arg(tokens: Sequence[str], choices: Sequence[Card]) -> Action:
+def _keep_arg(tokens: Sequence[str], choices: Sequence[Card | None]) -> Action:
     if len(tokens) != 5:
         raise InputError(f"keep exactly five cards, not {len(tokens)} (e.g. keep 1 2 3 4 5)")
     cards = [_card_arg(t, choices) for t in tokens]
@@ -121,10 +129,11 @@ def _keep_arg(tokens: Sequence[str], choices: Sequence[Card]) -> Action:
         raise InputError("keep five different cards") from None
 
 
-def parse_input(text: str, phase: Phase, choices: Sequence[Card]) -> Action | Command:
+def parse_input(text: str, phase: Phase, choices: Sequence[Card | None]) -> Action | Command:
     """Read one line typed by the player.
 
-    ``choices`` are the cards as numbered on screen (``1`` is the first);
+    ``choices`` are the cards as numbered on screen (``1`` is the first;
+    ``None`` for the number of a card already played);
     ``phase`` decides what a bare card means (the discard when picking up,
     else the card to play; in phase ``KEEP``, the Cutthroat maker choosing five
     cards of ten, a line of five cards is the ``keep``). Raises

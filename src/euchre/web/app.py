@@ -8,7 +8,8 @@ store reports a change (another process sharing a PostgreSQL database, too), so
 several processes can serve the same tables. See docs/protocol.md.
 
 The parts: :mod:`~euchre.web.messages` (the protocol's messages as pydantic
-models), :mod:`~euchre.web.middleware` (the body limit, the error answer),
+models), :mod:`~euchre.web.middleware` (the body limit, the security headers,
+the WebSocket Origin check, the error answer),
 :mod:`~euchre.web.live` (a table's clients, cache and bots),
 :mod:`~euchre.web.server` (all tables of the process, the WebSocket conversation).
 """
@@ -17,8 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,15 +30,26 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS
+from ..record import RecordError, read_hand
+from ..review import review_json
 from ..rules import OPTIONS, VARIANTS, Rules, RulesError
+from .limits import Limits
 from .live import Client
-from .messages import CreateTable, ErrorBody, JoinSeat, StartTable, describe_errors
-from .middleware import BodyLimit, error_response
+from .messages import (
+    CreateTable,
+    ErrorBody,
+    JoinSeat,
+    RematchTable,
+    StartTable,
+    describe_errors,
+)
+from .middleware import BodyLimit, OriginCheck, SecurityHeaders, error_response
 from .server import TableServer
 from .store import open_store
-from .tables import TableError
+from .tables import TableError, new_meta
 
 __all__ = ["ERROR_RESPONSES", "create_app", "options_description"]
 
@@ -48,13 +62,16 @@ STATIC_DIR: Final = Path(__file__).parent / "static"
 ERROR_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
     status: {"model": ErrorBody, "description": text}
     for status, text in [
-        (400, "bad_request or bad_json"),
-        (403, "bad_token"),
+        (400, "bad_request, bad_json or bad_record"),
+        (403, "bad_token or not_host"),
         (404, "not_found"),
         (405, "method_not_allowed"),
-        (409, "seat_taken"),
+        (408, "timeout (the request body did not arrive in time)"),
+        (409, "seat_taken or not_over"),
+        (410, "expired (the table waited too long for its start)"),
         (413, "too_large"),
-        (503, "busy"),
+        (429, "rate_limited (too many new tables from one address)"),
+        (503, "busy (too many tables waiting or created)"),
     ]
 }
 
@@ -79,12 +96,36 @@ def options_description() -> list[dict[str, Any]]:
     return out
 
 
+class _SecuredApp(FastAPI):
+    """FastAPI with :class:`~euchre.web.middleware.SecurityHeaders` outside
+    everything, Starlette's error layer too, so that a 500 has the headers."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        """FastAPI's stack, wrapped in the security headers (the docs pages: their policy)."""
+        docs = {self.docs_url, self.redoc_url, self.swagger_ui_oauth2_redirect_url}
+        docs_paths = {path for path in docs if path} if self.openapi_url else set()
+        return SecurityHeaders(super().build_middleware_stack(), docs_paths=docs_paths)
+
+
 def create_app(
-    db: str, bot_delay: float = 0.6, bot_timeout: float = 5.0, bot_workers: int | None = None
+    db: str,
+    bot_delay: float = 0.6,
+    bot_timeout: float = 5.0,
+    bot_workers: int | None = None,
+    limits: Limits | None = None,
+    *,
+    docs: bool = True,
+    allow_origins: Sequence[str] = (),
 ) -> FastAPI:
     """The FastAPI application serving the tables of the store at URL ``db``
-    (``bot_workers``: the bot pool's processes; None: one per core, 0: threads)."""
-    server = TableServer(open_store(db), bot_delay, bot_timeout, bot_workers)
+    (``bot_workers``: the bot pool's processes; None: one per core, 0: threads;
+    ``limits``: the resource limits, None: the defaults).
+
+    ``docs`` False: no ``/docs``, ``/redoc`` nor ``/openapi.json``.
+    ``allow_origins``: the origins besides the served site whose pages may
+    open a WebSocket (:class:`~euchre.web.middleware.OriginCheck`)."""
+    limits = limits or Limits()
+    server = TableServer(open_store(db), bot_delay, bot_timeout, bot_workers, limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -94,14 +135,17 @@ def create_app(
         finally:
             await server.stop()
 
-    app = FastAPI(
+    off: dict[str, Any] = {} if docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
+    app = _SecuredApp(
         title="euchre",
         summary="The Euchre web table",
         lifespan=lifespan,
         responses=ERROR_RESPONSES,
+        **off,
     )
     app.state.server = server
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, timeout=limits.request_timeout)
+    app.add_middleware(OriginCheck, allowed=allow_origins)
 
     @app.exception_handler(TableError)
     async def on_table_error(_request: Request, exc: TableError) -> JSONResponse:
@@ -133,6 +177,10 @@ def create_app(
     async def table_page(table_id: str) -> Response:
         return page("table.html")
 
+    @app.get("/review", include_in_schema=False)
+    async def review_page() -> Response:
+        return page("review.html")
+
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
 
     @app.get("/api/health")
@@ -156,25 +204,39 @@ def create_app(
         return {"tables": await server.summaries()}
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
-        """Create a table: rules (with ``variant``), a bot level per seat, a name."""
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        """Create a table: rules (with ``variant``), a bot level per seat, a name.
+        Limited per peer address and overall (429 ``rate_limited``, 503 ``busy``)."""
         options = dict(body.rules)
         variant = options.pop("variant", "cutthroat")
         try:
             rules = Rules.from_options(variant, options)
         except (RulesError, TypeError) as exc:
             raise TableError("bad_request", f"rules: {exc}") from exc
-        table = await server.create(rules, body.bots, body.name)
-        return {
+        address = request.client.host if request.client is not None else None
+        bot_seats = body.bot_seats or []
+        player = None if body.player is None else (body.player.seat, body.player.name)
+        if player is not None and player[0] in bot_seats:
+            raise TableError("bad_request", f"player: seat {player[0]} is one of the bot_seats")
+        table, token = await server.create_seated(
+            lambda table_id: new_meta(table_id, rules, body.bots, body.name, bot_seats=bot_seats),
+            address,
+            player,
+        )
+        answer: dict[str, Any] = {
             "table_id": table.table_id,
             "invite": f"/t/{table.table_id}",
             "table": table.game.summary(),
         }
+        if player is not None:
+            answer.update(seat=player[0], token=token)
+        return answer
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
-        """The public table summary."""
-        return (await server.need(table_id)).game.summary()
+        """The public table summary, with the seats connected now (``connected``)."""
+        table = await server.need(table_id)
+        return {**table.game.summary(), "connected": table.connected()}
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinSeat) -> dict[str, Any]:
@@ -185,10 +247,27 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/start")
     async def start(table_id: str, body: StartTable) -> dict[str, Any]:
-        """Start the game (any seated person): bots fill the empty seats."""
+        """Start the game (the host, or any seated person on a table without a
+        host): bots fill the empty seats."""
         table = await server.need(table_id)
         await table.start(body.token)
         return table.game.summary()
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, body: RematchTable, request: Request) -> dict[str, Any]:
+        """A new match with the same rules and seats, for a player of this finished
+        one: the first to ask creates it (and hosts it), the others join their kept
+        seats; the answer holds the asker's new secret seat token."""
+        table = await server.need(table_id)
+        address = request.client.host if request.client is not None else None
+        new, seat, token = await table.rematch(body.token, address)
+        return {
+            "table_id": new.table_id,
+            "invite": f"/t/{new.table_id}",
+            "seat": seat,
+            "token": token,
+            "table": new.game.summary(),
+        }
 
     @app.get("/api/tables/{table_id}/hands/{index}")
     async def hand(table_id: str, index: int) -> dict[str, Any]:
@@ -200,19 +279,59 @@ def create_app(
         """The match record of the hands that are over."""
         return (await server.need(table_id)).game.match_record()
 
+    # -- the hand review (the solver's value of each card played) ---------------------
+    #: at most two reviews solve at once (each takes milliseconds in C; the body
+    #: limit bounds the record to one hand of five tricks)
+    review_slots = asyncio.Semaphore(2)
+
+    @app.post("/api/review")
+    async def review(request: Request) -> dict[str, Any]:
+        """Review a finished hand record: its calls, the solver's review, and every
+        card played with the value of each legal card (400 ``bad_record`` naming
+        the action that does not replay)."""
+        try:
+            obj = json.loads(await request.body())
+        except (ValueError, UnicodeDecodeError):
+            raise TableError("bad_json", "the request body is not JSON") from None
+        try:
+            state = read_hand(obj)
+        except RecordError as exc:
+            raise TableError("bad_record", str(exc)) from None
+        if not state.is_over:
+            raise TableError(
+                "bad_record",
+                f"the hand is not over ({len(state.history)} actions): nothing to review",
+            )
+        async with review_slots:
+            return await asyncio.to_thread(review_json, state)
+
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         client = Client(websocket)
         writer = asyncio.create_task(client.writer())
         table = await server.get(table_id)
+        closing: int | None = None
         try:
             if table is None:
                 client.error("not_found", f"no table {table_id!r}")
                 return
             table.clients.add(client)
+            deadline = time.monotonic() + limits.hello_timeout
             while True:
-                message = await websocket.receive()
+                if client.hello:
+                    message = await websocket.receive()
+                else:  # a socket must say hello (successfully) in time
+                    try:
+                        message = await asyncio.wait_for(
+                            websocket.receive(), max(0.0, deadline - time.monotonic())
+                        )
+                    except TimeoutError:
+                        client.error(
+                            "timeout", f"no hello within {limits.hello_timeout:g} s: closing"
+                        )
+                        closing = 4408
+                        break
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
@@ -233,7 +352,9 @@ def create_app(
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(writer, 2)
             if table is None:
+                closing = 4404
+            if closing is not None:
                 with contextlib.suppress(Exception):
-                    await websocket.close(code=4404)
+                    await websocket.close(code=closing)
 
     return app

@@ -27,6 +27,7 @@ __all__ = [
     "HintMessage",
     "JoinSeat",
     "PingMessage",
+    "RematchTable",
     "StartTable",
     "describe_errors",
     "parse_client_message",
@@ -36,25 +37,36 @@ __all__ = [
 # -- HTTP ------------------------------------------------------------------------------------
 
 
-class CreateTable(BaseModel):
-    """``POST /api/tables``: the rules (``variant`` and options), bot levels, a name."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    rules: dict[str, Any] = {}
-    bots: list[str | None] | None = None
-    name: str | None = None
-
-
 class JoinSeat(BaseModel):
-    """``POST /api/tables/{id}/join``."""
+    """``POST /api/tables/{id}/join``; also the ``player`` of ``POST /api/tables``."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     seat: int
     name: str
 
 
+class CreateTable(BaseModel):
+    """``POST /api/tables``: the rules (``variant`` and options), bot levels, a name;
+    ``bot_seats``: the seats that are bots from the start; ``player``: the creator's
+    seat, taken at once (the creator is then the host: only they start the table)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    rules: dict[str, Any] = {}
+    bots: list[str | None] | None = None
+    name: str | None = None
+    bot_seats: list[int] | None = None
+    player: JoinSeat | None = None
+
+
 class StartTable(BaseModel):
     """``POST /api/tables/{id}/start``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: str
+
+
+class RematchTable(BaseModel):
+    """``POST /api/tables/{id}/rematch``: a seat token of the finished table."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     token: str

@@ -13,16 +13,20 @@ import json
 import logging
 import re
 import secrets
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from ..rules import Rules
+from .limits import ALL, Buckets, Limits
 from .live import RATE_PER_SECOND, Client, LiveTable, is_own_write, own_write
 from .messages import HelloMessage, HintMessage, PingMessage, parse_client_message
 from .store import Store
-from .tables import STOP_TEST_BOTS, Game, TableError, new_meta
+from .tables import STOP_TEST_BOTS, Game, TableError, expired_error, new_meta
 from .workers import BotPool, default_workers
 
-__all__ = ["MAX_MESSAGE", "TABLE_ID", "TableServer"]
+__all__ = ["LOBBY_SIZE", "MAX_MESSAGE", "TABLE_ID", "TableServer"]
 
 log = logging.getLogger("euchre.web")
 
@@ -30,6 +34,8 @@ log = logging.getLogger("euchre.web")
 MAX_MESSAGE: Final = 16 * 1024
 #: A table id: what ``secrets.token_urlsafe`` writes.
 TABLE_ID: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+#: The most tables the lobby lists.
+LOBBY_SIZE: Final = 200
 
 
 class TableServer:
@@ -41,19 +47,37 @@ class TableServer:
         bot_delay: float = 0.6,
         bot_timeout: float = 5.0,
         bot_workers: int | None = None,
+        limits: Limits | None = None,
     ) -> None:
         """Serve the tables of ``store``; bots wait ``bot_delay`` seconds before acting
         and may think ``bot_timeout`` seconds (then the rule bot decides for them),
-        in a pool of ``bot_workers`` processes (None: one per core; 0: threads)."""
+        in a pool of ``bot_workers`` processes (None: one per core; 0: threads);
+        ``limits``: the resource limits (None: the defaults of :class:`Limits`)."""
         self.store = store
+        self.limits = limits or Limits()
         self.bot_delay = bot_delay
         self.bot_timeout = bot_timeout
+        workers = default_workers() if bot_workers is None else bot_workers
         #: where the bots and hints think (started and stopped with the server)
-        self.pool = BotPool(default_workers() if bot_workers is None else bot_workers, bot_timeout)
+        self.pool = BotPool(workers, bot_timeout)
+        #: the hints thought out at once, all tables together: half the workers
+        #: (at least one), so that the bots always have workers to think in
+        self.hint_slots = asyncio.Semaphore(max(1, workers // 2))
         self.tables: dict[str, LiveTable] = {}
         self.closing = False
         self._load_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        #: table creation's rate limits: per peer address, and for all (key ``ALL``)
+        self._per_address = Buckets(self.limits.create_rate, self.limits.create_burst)
+        self._overall = Buckets(self.limits.create_rate_total, self.limits.total_burst)
+        #: peer address -> the tables it created that may still be waiting
+        self._created_by: dict[str, set[str]] = {}
+        #: creations under way (stored, not yet answered) by address, and ``ALL``
+        self._creating: Counter[str] = Counter()
+        #: when this process started: the age of a waiting table stored without
+        #: ``created`` (made before tables had it) counts from here
+        self.started_at = time.time()
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Open the store, listen for changes, and resume every table in play."""
@@ -62,11 +86,15 @@ class TableServer:
         await self.store.open()
         await self.store.subscribe(self._on_change)
         for table_id, meta in await self.store.list_tables():
-            if meta.get("status") == "playing":
+            # tables in play resume; waiting ones are held too, to count them
+            if meta.get("status") == "playing" or (
+                meta.get("status") == "waiting" and not self.past_expiry(meta)
+            ):
                 try:
                     await self.get(table_id)
                 except Exception:
                     log.exception("table %s does not replay", table_id)
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="euchre-expiry")
 
     async def stop(self) -> None:
         """Stop the bots and their workers, and close the store."""
@@ -74,6 +102,8 @@ class TableServer:
         STOP_TEST_BOTS.set()
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
         tasks += list(self._tasks)
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -127,13 +157,172 @@ class TableServer:
             raise TableError("not_found", f"no table {table_id!r}", 404)
         return table
 
+    # -- limits ------------------------------------------------------------------------------
+    def past_expiry(self, meta: dict[str, Any]) -> bool:
+        """Whether a table of this meta is waiting and older than ``--table-expiry``."""
+        if meta.get("status") != "waiting":
+            return False
+        created = meta.get("created")
+        if not isinstance(created, (int, float)):
+            created = self.started_at
+        return time.time() - created > self.limits.table_expiry
+
+    async def check_expiry(self, table: LiveTable) -> None:
+        """Expire ``table`` if it waited too long (then TableError ``expired``, 410)."""
+        if self.past_expiry(table.game.meta):
+            await self.expire(table.table_id, table)
+        if table.game.status == "expired":  # (not if another process started it)
+            raise expired_error()
+
+    async def expire(self, table_id: str, table: LiveTable | None = None) -> None:
+        """Mark a table ``expired`` in the store if it is still waiting (the
+        store checks that in the same write, so a table started meanwhile, in any
+        process, is left alone), and bring its live copy (``table``, or the one
+        held here) and its clients up to date."""
+        with own_write(table_id):
+            changed = await self.store.expire_waiting(table_id)
+        table = table or self.tables.get(table_id)
+        if table is not None:
+            await table.sync()
+            if not table.clients and self.tables.get(table_id) is table:
+                del self.tables[table_id]  # nothing more will happen to it
+        if changed:
+            log.info("table %s expired: nobody started it in time", table_id)
+
+    async def sweep(self) -> int:
+        """Expire every waiting table older than ``--table-expiry``; how many."""
+        stale = [tid for tid, meta in await self.store.list_tables() if self.past_expiry(meta)]
+        for table_id in stale:
+            await self.expire(table_id)
+        for table_id, table in list(self.tables.items()):
+            if table.game.status == "expired" and not table.clients:
+                del self.tables[table_id]  # nothing more will happen to it
+        for address, mine in list(self._created_by.items()):
+            still = {
+                t for t in mine if t in self.tables and self.tables[t].game.status == "waiting"
+            }
+            if still:
+                self._created_by[address] = still
+            else:
+                del self._created_by[address]
+        return len(stale)
+
+    async def _sweep_forever(self) -> None:
+        """Sweep now and then: a quarter of the expiry time, from 1 s to a minute."""
+        period = min(60.0, max(1.0, self.limits.table_expiry / 4))
+        while not self.closing:
+            await asyncio.sleep(period)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("expiring waiting tables failed")
+
+    def _waiting(self, table_ids: Iterable[str]) -> int:
+        """How many of these tables (held here) are waiting and not past expiry."""
+        count = 0
+        for table_id in table_ids:
+            table = self.tables.get(table_id)
+            if table is not None and table.game.status == "waiting":
+                count += not self.past_expiry(table.game.meta)
+        return count
+
+    def _check_create(self, address: str | None) -> None:
+        """Refuse a new table when a limit is reached (TableError 429 or 503);
+        otherwise spend its tokens now, before any await, so that requests
+        arriving together cannot all pass on the same tokens."""
+        limits = self.limits
+        if address is not None:
+            mine = self._created_by.get(address, set())
+            mine = {t for t in mine if t in self.tables and self.tables[t].game.status == "waiting"}
+            if mine:
+                self._created_by[address] = mine
+            else:
+                self._created_by.pop(address, None)
+            cap = limits.max_waiting_per_address
+            if cap and self._waiting(mine) + self._creating[address] >= cap:
+                raise TableError(
+                    "rate_limited",
+                    f"you have {cap} tables waiting, the most allowed: "
+                    "start one, or wait until one expires",
+                    429,
+                )
+            wait = self._per_address.wait(address)
+            if wait > 0:
+                raise TableError(
+                    "rate_limited",
+                    f"at most {limits.create_rate:g} new tables a minute "
+                    f"({limits.create_burst} at once) from one address: "
+                    f"try again in {wait:.0f} s",
+                    429,
+                )
+        waiting = self._waiting(self.tables) + self._creating[ALL]
+        if limits.max_waiting and waiting >= limits.max_waiting:
+            raise TableError(
+                "busy", f"the server has {limits.max_waiting} tables waiting: try again later", 503
+            )
+        if self._overall.wait(ALL) > 0:
+            raise TableError(
+                "busy",
+                f"the server takes at most {limits.create_rate_total:g} new tables "
+                "a minute: try again later",
+                503,
+            )
+        self._overall.take(ALL)
+        if address is not None:
+            self._per_address.take(address)
+
     async def create(
-        self, rules: Rules, levels: list[str | None] | None, name: str | None
+        self,
+        rules: Rules,
+        levels: list[str | None] | None,
+        name: str | None,
+        address: str | None = None,
+        bot_seats: Sequence[int] = (),
     ) -> LiveTable:
-        """A new table waiting for players."""
+        """A new table waiting for players, created by a client at peer ``address``
+        (None: unknown, only the overall limits apply); TableError ``rate_limited``
+        (429) or ``busy`` (503) when a creation limit is reached."""
+        table, _token = await self.create_seated(
+            lambda table_id: new_meta(table_id, rules, levels, name, bot_seats=bot_seats), address
+        )
+        return table
+
+    async def create_seated(
+        self,
+        make_meta: Callable[[str], dict[str, Any]],
+        address: str | None = None,
+        player: tuple[int, str] | None = None,
+        reserved_for: str | None = None,
+    ) -> tuple[LiveTable, str | None]:
+        """A new table of the meta ``make_meta(table_id)`` (the limits of
+        :meth:`create` apply); with ``player`` (seat, name) that person is seated
+        at once and is the table's host: the answer holds their seat token
+        (``reserved_for``: the hash that seat is kept for, in a rematch)."""
+        self._check_create(address)
+        keys = [ALL] if address is None else [ALL, address]
+        self._creating.update(keys)
+        try:
+            return await self._create(make_meta, address, player, reserved_for)
+        finally:
+            self._creating.subtract(keys)
+            self._creating += Counter()  # drop the zero counts
+
+    async def _create(
+        self,
+        make_meta: Callable[[str], dict[str, Any]],
+        address: str | None,
+        player: tuple[int, str] | None,
+        reserved_for: str | None,
+    ) -> tuple[LiveTable, str | None]:
         for _ in range(5):
             table_id = secrets.token_urlsafe(6)
-            meta = new_meta(table_id, rules, levels, name)
+            meta = make_meta(table_id)
+            token = None
+            if player is not None:
+                game = Game(meta)
+                token = game.join(player[0], player[1], reserved_for)
+                meta = game.meta
+                meta["host"] = player[0]
             try:
                 with own_write(table_id):
                     await self.store.create_table(table_id, meta)
@@ -141,25 +330,34 @@ class TableServer:
                 continue  # the id was taken (very unlikely): draw another
             table = LiveTable(self, Game(meta))
             self.tables[table_id] = table
-            return table
+            if address is not None:
+                self._created_by.setdefault(address, set()).add(table_id)
+            return table, token
         raise TableError("busy", "could not find a free table id", 503)
 
     async def summaries(self) -> list[dict[str, Any]]:
-        """The public summaries of the tables not finished (newest first)."""
-        out = []
+        """The public summaries of the tables not finished nor expired, at most
+        :data:`LOBBY_SIZE`: those with a person seated first, then the others
+        (bots only, or nobody yet), each group most recently changed first. So
+        tables nobody sits at (spam, say) never push out a table people use."""
+        people: list[dict[str, Any]] = []
+        others: list[dict[str, Any]] = []
         for table_id, meta in await self.store.list_tables():
-            if meta.get("status") == "over":
+            if meta.get("status") in ("over", "expired") or self.past_expiry(meta):
                 continue
             table = self.tables.get(table_id)
             if table is None and meta.get("status") == "waiting":
-                out.append(Game(meta).summary())
-                continue
-            table = table or await self.get(table_id)
-            if table is not None and table.game.status != "over":
-                out.append(table.game.summary())
-            if len(out) >= 200:
+                summary = Game(meta).summary()
+            else:
+                table = table or await self.get(table_id)
+                if table is None or table.game.status not in ("waiting", "playing"):
+                    continue
+                summary = table.game.summary()
+            seated = any(s["kind"] == "human" for s in summary["seats"])
+            (people if seated else others).append(summary)
+            if len(people) >= LOBBY_SIZE:
                 break
-        return out
+        return (people + others)[:LOBBY_SIZE]
 
     # -- the WebSocket conversation ---------------------------------------------------------
     async def handle(self, table: LiveTable, client: Client, text: str) -> None:
@@ -192,6 +390,8 @@ class TableServer:
                 await table.sync()  # a seat taken in another process
                 seat = table.game.seat_of(token)
                 if seat is None:
+                    # the socket loses any seat it had: as if it never said hello
+                    client.seat, client.token, client.hello = None, None, False
                     raise TableError("bad_token", "that is not the token of a seat here")
             client.seat, client.token, client.hello = seat, token, True
             table.send_state(client, force=True)
@@ -205,9 +405,9 @@ class TableServer:
             )
         assert client.seat is not None
         if isinstance(message, HintMessage):
-            client.send(
-                {"type": "hint", "seq": table.game.seq, "suggest": await table.hint(client.seat)}
-            )
+            seq = table.game.seen_seq(client.seat)
+            suggest = await table.hint(client.seat)
+            client.send({"type": "hint", "seq": seq, "suggest": suggest})
             return
         if len(message.action) > 100:
             raise TableError("illegal", "that is not an action")

@@ -84,6 +84,17 @@ class Store(abc.ABC):
         loaded = await self.load_table(table_id)
         return None if loaded is None else loaded[0]
 
+    async def expire_waiting(self, table_id: str) -> bool:
+        """Set the meta's ``status`` to ``expired`` if it is ``waiting``; whether it
+        was (then subscribers are notified). The backends make the test and the
+        write one atomic step, so a table started meanwhile stays started; this
+        fallback (load, then save) does not."""
+        meta = await self.load_meta(table_id)
+        if meta is None or meta.get("status") != "waiting":
+            return False
+        await self.save_meta(table_id, {**meta, "status": "expired"})
+        return True
+
     @abc.abstractmethod
     async def entries_since(self, table_id: str, seq: int) -> list[dict[str, Any]]:
         """The entries with ``seq >=`` the given seq, ordered."""
@@ -238,6 +249,24 @@ class SQLiteStore(Store):
 
         await self._run(insert)
         await self._notify(table_id)
+
+    async def expire_waiting(self, table_id: str) -> bool:
+        """Set ``status`` to ``expired`` if it is ``waiting`` (one statement); whether it was."""
+
+        def update(db: sqlite3.Connection) -> bool:
+            with db:
+                cur = db.execute(
+                    "UPDATE tables SET meta = json_set(meta, '$.status', 'expired'), "
+                    "updated_at = ? "
+                    "WHERE table_id = ? AND json_extract(meta, '$.status') = 'waiting'",
+                    (time.time(), table_id),
+                )
+            return cur.rowcount > 0
+
+        changed: bool = await self._run(update)
+        if changed:
+            await self._notify(table_id)
+        return changed
 
     async def load_table(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """The meta and all entries of a table (ordered by seq), or None."""

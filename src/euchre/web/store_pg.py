@@ -308,6 +308,26 @@ class PostgresStore(Store):
         await self._run(insert)
         await self._notify(table_id)
 
+    async def expire_waiting(self, table_id: str) -> bool:
+        """Set ``status`` to ``expired`` if it is ``waiting``: the test, the write and
+        the NOTIFY in one statement, so a table another process started meanwhile
+        stays started. Whether it was waiting."""
+
+        async def update(conn: Conn, attempt: int) -> bool:
+            cur = await conn.execute(
+                "WITH upd AS (UPDATE tables SET meta = jsonb_set(meta, '{status}', "
+                "'\"expired\"'), updated_at = clock_timestamp()"
+                " WHERE table_id = %s AND meta->>'status' = 'waiting' RETURNING table_id)"
+                " SELECT pg_notify(%s, table_id) FROM upd",
+                (table_id, CHANNEL),
+            )
+            return len(await cur.fetchall()) > 0
+
+        changed = await self._run(update)
+        if changed:
+            await self._notify(table_id)
+        return changed
+
     # -- reads ----------------------------------------------------------------------
 
     async def load_table(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:

@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from ..actions import Action, ActionError
 from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS, Bot, SearchBot, decide, make_bot
-from ..hand import Deal, HandState, IllegalActionError
+from ..hand import Deal, HandState, IllegalActionError, Phase
 from ..match import Match
 from ..record import hand_record, match_record
 from ..rules import Rules
@@ -45,7 +45,9 @@ __all__ = [
     "BotJob",
     "Game",
     "TableError",
+    "bot_name",
     "derive_seed",
+    "expired_error",
     "hash_token",
     "new_meta",
     "new_token",
@@ -56,13 +58,18 @@ __all__ = [
 #: quick and cheap, for casual play and for load).
 BOT_LEVELS: Final = (*SEARCH_LEVELS, "rule")
 #: TEST ONLY: with ``EUCHRE_TEST_BOTS=1`` in the server's environment a seat may
-#: also be ``test-raise`` (its bot raises) or ``test-slow`` (its bot thinks for
-#: ever); the fault tests use them to check the fallback to the rule bot. Never
+#: also be ``test-raise`` (its bot raises), ``test-slow`` (its bot thinks for
+#: ever) or ``test-think`` (it thinks :data:`TEST_THINK_SECONDS` on every
+#: decision that is not forced, within its deadline, as a search bot does, and
+#: plays the first legal action); the fault and pacing tests use them. Never
 #: offered to players.
-TEST_BOT_LEVELS: Final = ("test-raise", "test-slow")
+TEST_BOT_LEVELS: Final = ("test-raise", "test-slow", "test-think")
 #: How long a ``test-slow`` bot thinks at most (seconds; it stops early when the
 #: server stops, see :data:`STOP_TEST_BOTS`).
 TEST_SLOW_SECONDS: Final = 30.0
+#: How long a ``test-think`` bot thinks on a decision that is not forced
+#: (seconds; less if its deadline comes first).
+TEST_THINK_SECONDS: Final = 1.0
 #: Set when the server stops: a ``test-slow`` bot still thinking gives up.
 STOP_TEST_BOTS: Final = threading.Event()
 #: The layout version of a table's meta.
@@ -80,6 +87,13 @@ class TableError(Exception):
         self.code = code
         self.message = message
         self.status = status
+
+
+def expired_error() -> TableError:
+    """The answer about a table that expired (nobody started it in time): 410 ``expired``."""
+    return TableError(
+        "expired", "the table expired: nobody started it in time; create a new one", 410
+    )
 
 
 def hash_token(token: str) -> str:
@@ -108,15 +122,27 @@ def bot_levels() -> tuple[str, ...]:
 
 
 class _TestBot:
-    """TEST ONLY (``EUCHRE_TEST_BOTS=1``): a bot that raises, or one that takes too long."""
+    """TEST ONLY (``EUCHRE_TEST_BOTS=1``): a bot that raises, one that takes too
+    long, or one that thinks a while on every choice it has."""
 
     def __init__(self, level: str) -> None:
         self.name = level
+        #: as ``SearchBot.deadline``: ``test-think`` answers by then
+        self.deadline: float | None = None
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        """Raise (``test-raise``) or think until stopped (``test-slow``)."""
+        """Raise (``test-raise``), think until stopped (``test-slow``), or think
+        ``TEST_THINK_SECONDS`` (at most until the deadline) unless forced
+        (``test-think``)."""
         if self.name == "test-raise":
             raise RuntimeError("test-raise: this bot always fails")
+        if self.name == "test-think":
+            if len(legal) > 1:
+                until = time.time() + TEST_THINK_SECONDS
+                if self.deadline is not None:
+                    until = min(until, self.deadline)
+                STOP_TEST_BOTS.wait(max(0.0, until - time.time()))
+            return legal[0]
         deadline = time.monotonic() + TEST_SLOW_SECONDS
         while time.monotonic() < deadline and not STOP_TEST_BOTS.wait(0.05):
             pass
@@ -146,22 +172,32 @@ def clean_name(value: str, what: str = "name") -> str:
     return name
 
 
+def bot_name(seat: int, level: str) -> str:
+    """The name of a bot seat: ``Bot 2 (medium)``."""
+    return f"Bot {seat + 1} ({level})"
+
+
 def new_meta(
     table_id: str,
     rules: Rules,
     levels: Sequence[str | None] | None = None,
     name: str | None = None,
     seed: int | None = None,
+    bot_seats: Sequence[int] = (),
 ) -> dict[str, Any]:
-    """The meta of a new table waiting for players (every seat empty).
+    """The meta of a new table waiting for players.
 
     ``levels``: the bot level each seat gets if nobody takes it (None: ``DEFAULT_LEVEL``).
+    ``bot_seats``: the seats that are bots from the start (a person may not take them).
     """
     n = rules.seats
     if levels is None:
         levels = [None] * n
     if len(levels) != n:
         raise TableError("bad_request", f"bots must list {n} seats (a level or null for each)")
+    for i in bot_seats:
+        if not 0 <= i < n:
+            raise TableError("bad_request", f"bot_seats: no seat {i} (seats 0 to {n - 1})")
     seats = []
     known = bot_levels()
     for i, level in enumerate(levels):
@@ -170,9 +206,11 @@ def new_meta(
                 "bad_request",
                 f"bots[{i}]: unknown level {level!r} (want one of {', '.join(BOT_LEVELS)})",
             )
-        seats.append(
-            {"name": None, "kind": "empty", "level": level or DEFAULT_LEVEL, "token_sha256": None}
-        )
+        level = level or DEFAULT_LEVEL
+        seat: dict[str, Any] = {"name": None, "kind": "empty", "level": level, "token_sha256": None}
+        if i in bot_seats:
+            seat.update(kind="bot", name=bot_name(i, level))
+        seats.append(seat)
     if seed is None:
         seed = secrets.randbits(63)
     return {
@@ -185,6 +223,10 @@ def new_meta(
         "first_dealer": random.Random(derive_seed(seed, "dealer")).randrange(n),
         "seats": seats,
         "status": "waiting",
+        "created": time.time(),
+        # the seat of the person who created the table (``player`` at creation):
+        # only that seat's token starts it; None: any seated person may
+        "host": None,
     }
 
 
@@ -213,7 +255,7 @@ def run_bot_job(job: BotJob) -> dict[str, Any]:
     records write them: no entry (and no pause) shows the other seats a merge
     before its keep."""
     bot = make_level_bot(job.level, job.seed)
-    if isinstance(bot, SearchBot):
+    if isinstance(bot, SearchBot | _TestBot):
         bot.deadline = job.deadline
     action = decide(bot, job.state, job.seat, job.scores)
     if action.is_merge:
@@ -235,7 +277,7 @@ class Game:
         #: views of the current state by seat (cleared by every change)
         self._views: dict[int, View] = {}
         self._views_of: HandState | None = None
-        if meta["status"] != "waiting":
+        if meta["status"] not in ("waiting", "expired"):
             self._deal_if_needed()
 
     @classmethod
@@ -249,9 +291,9 @@ class Game:
     # -- state ----------------------------------------------------------------------
     @property
     def status(self) -> str:
-        """``waiting``, ``playing`` or ``over``."""
-        if self.meta["status"] == "waiting":
-            return "waiting"
+        """``waiting``, ``playing``, ``over`` or ``expired`` (nobody started it in time)."""
+        if self.meta["status"] in ("waiting", "expired"):
+            return str(self.meta["status"])
         return "over" if self.match.is_over else "playing"
 
     @property
@@ -274,6 +316,18 @@ class Game:
     def to_act(self) -> int | None:
         """The seat to act, if a hand is in progress."""
         return None if self.current is None else self.current.to_act
+
+    def seen_seq(self, seat: int | None) -> int:
+        """The ``seq`` as ``seat`` knows it (None: a spectator): the number of
+        entries whose effect it may see. The Cutthroat maker's bare ``keep`` (the
+        merge) is public only with the keep that follows it (RULES.md §6), so
+        until then every other seat and the spectators count one entry fewer:
+        no ``seq`` a client is told or answered with shows that the merge
+        happened (docs/protocol.md)."""
+        state = self.current
+        if state is not None and state.core.phase == Phase.KEEP and seat != state.core.maker:
+            return self.seq - 1
+        return self.seq
 
     def bot_to_act(self) -> int | None:
         """The bot seat to act now, or None (a human's turn, or no hand)."""
@@ -317,6 +371,8 @@ class Game:
             item: dict[str, Any] = {"seat": i, "name": s["name"], "kind": s["kind"]}
             if s["kind"] != "human":
                 item["level"] = s["level"]
+            if s["kind"] == "empty" and s.get("reserved_sha256"):
+                item["reserved"] = True  # kept for a player of the match before (rematch)
             seats.append(item)
         return {
             "table_id": self.table_id,
@@ -328,7 +384,21 @@ class Game:
             "scores": list(self.match.scores),
             "hands_played": len(self.match.hands),
             "winners": list(self.match.winners),
+            "host": self.meta.get("host"),
+            "rematch": self.meta.get("rematch"),
+            "hand_scores": self.hand_scores(),
         }
+
+    def hand_scores(self) -> list[list[int]]:
+        """The match score after each finished hand (public: the page's score chart)."""
+        out: list[list[int]] = []
+        scores = [0] * len(self.match.scores)
+        for hand in self.match.hands:
+            result = hand.result
+            assert result is not None
+            scores = [a + b for a, b in zip(scores, result.points, strict=True)]
+            out.append(scores)
+        return out
 
     def hand_record(self, index: int) -> dict[str, Any]:
         """The record of finished hand ``index``; TableError not_found otherwise."""
@@ -356,19 +426,27 @@ class Game:
         except (ActionError, ValueError) as exc:
             raise TableError("illegal", f"cannot read the action {text!r}: {exc}") from exc
 
-    def check(self, seat: int, action: Action) -> dict[str, Any]:
-        """The entry for ``seat`` doing ``action`` now, as a person at the table may:
-        the action must be among the seat's view's legal actions. Raises TableError."""
+    def check_turn(self, seat: int) -> None:
+        """TableError unless ``seat`` is to act now: ``not_started``, ``illegal``
+        (the match is over) or ``not_your_turn`` -- answers that any seat may
+        get at any moment, as they tell only what is public."""
         if self.status == "waiting":
             raise TableError("not_started", "the game has not started")
+        if self.status == "expired":
+            raise expired_error()
         if self.status == "over" or self.current is None:
             raise TableError("illegal", "the match is over")
         if self.to_act != seat:
             raise TableError("not_your_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
-        view = self.view(seat)
-        assert view is not None
+
+    def check(self, seat: int, action: Action) -> dict[str, Any]:
+        """The entry for ``seat`` doing ``action`` now, as a person at the table may:
+        the action must be among the seat's view's legal actions. Raises TableError."""
+        self.check_turn(seat)
+        view, state = self.view(seat), self.current
+        assert view is not None and state is not None
         if action not in view.legal:
-            why = self.current.why_illegal(action, seat, you=True)
+            why = state.why_illegal(action, seat, you=True)
             raise TableError("illegal", why or f"{action} is not allowed now")
         return self._entry(seat, action)
 
@@ -428,26 +506,68 @@ class Game:
         for i, s in enumerate(self.seats):
             if s["kind"] == "empty":
                 s["kind"] = "bot"
-                s["name"] = f"Bot {i + 1} ({s['level']})"
+                s["name"] = bot_name(i, s["level"])
+                s.pop("reserved_sha256", None)
         self.meta["status"] = "playing"
         self._deal_if_needed()
 
-    def join(self, seat: int, name: str) -> str:
-        """Seat a person; returns the new secret token (its hash goes in the meta)."""
+    def join(self, seat: int, name: str, reserved_for: str | None = None) -> str:
+        """Seat a person; returns the new secret token (its hash goes in the meta).
+
+        A seat kept for a player of the match before (a rematch) is given only
+        to the holder of that match's token (``reserved_for``: its sha256)."""
         if not 0 <= seat < self.rules.seats:
             raise TableError("bad_request", f"no seat {seat} (seats 0 to {self.rules.seats - 1})")
+        if self.status == "expired":
+            raise expired_error()
+        if self.seats[seat]["kind"] == "bot":
+            raise TableError("seat_taken", f"seat {seat} is a bot's", 409)
         if self.seats[seat]["kind"] != "empty":
             raise TableError("seat_taken", f"seat {seat} is taken", 409)
         if self.status != "waiting":
             raise TableError("seat_taken", "the game has started", 409)
+        kept = self.seats[seat].get("reserved_sha256")
+        if kept and not (reserved_for and hmac.compare_digest(kept, reserved_for)):
+            raise TableError(
+                "seat_taken", f"seat {seat} is kept for its player of the last match", 409
+            )
         token = new_token()
+        self.seats[seat].pop("reserved_sha256", None)
         self.seats[seat].update(
             {"kind": "human", "name": clean_name(name), "token_sha256": hash_token(token)}
         )
         return token
 
-    def last_hand(self, review: str | None) -> dict[str, Any] | None:
-        """The protocol's ``last_hand`` for the latest finished hand, or None."""
+    def check_starter(self, token: str) -> None:
+        """TableError unless ``token`` may start the table: the host's seat token
+        (the table's creator, when it was created with a ``player``), else any
+        seated person's (``bad_token`` 403, ``not_host`` 403)."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise TableError("bad_token", "that is not the token of a seat here", 403)
+        host = self.meta.get("host")
+        if host is not None and seat != host:
+            raise TableError("not_host", "only the player who created the table may start it", 403)
+
+    def rematch_meta(self, table_id: str, seed: int | None = None) -> dict[str, Any]:
+        """The meta of a rematch of this finished table: the same rules, name and
+        bot seats (levels and names); each person's seat kept for them (by the
+        sha256 of their token here: they take it with that token)."""
+        levels = [s["level"] for s in self.seats]
+        bots = [i for i, s in enumerate(self.seats) if s["kind"] == "bot"]
+        meta = new_meta(table_id, self.rules, levels, self.meta["name"], seed, bots)
+        for old, new in zip(self.seats, meta["seats"], strict=True):
+            if old["kind"] == "bot":
+                new["name"] = old["name"]
+            elif old.get("token_sha256"):
+                new["reserved_sha256"] = old["token_sha256"]
+        return meta
+
+    def last_hand(
+        self, review: str | None, review_facts: dict[str, Any] | None = None
+    ) -> dict[str, Any] | None:
+        """The protocol's ``last_hand`` for the latest finished hand, or None
+        (``review_facts``: ``Review.to_json`` of the same review)."""
         if not self.match.hands:
             return None
         index = len(self.match.hands) - 1
@@ -465,4 +585,5 @@ class Game:
             "result": result.to_json(),
             "record": f"/api/tables/{self.table_id}/hands/{index}",
             "review": review,
+            "review_facts": review_facts,
         }

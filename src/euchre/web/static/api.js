@@ -42,6 +42,10 @@ export const api = {
   join: (id, seat, name) =>
     call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
   start: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/start`, { token }),
+  rematch: (id, token) =>
+    call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token }),
+  handRecord: (id, n) => call("GET", `/api/tables/${encodeURIComponent(id)}/hands/${n}`),
+  review: (record) => call("POST", "/api/review", record),
 };
 
 const tokenKey = (id) => `euchre.seat.${id}`;

@@ -183,14 +183,43 @@ async function create(event) {
     const v = seat === 0 ? "" : $(`seat-${seat}`).value;
     bots.push(v || null);
   }
-  const body = { rules: readRules(), bots };
+  // a seat given a bot level is a bot from the start; "" is open for a friend
+  const botSeats = bots.flatMap((level, seat) => (seat > 0 && level ? [seat] : []));
+  const body = { rules: readRules(), bots, bot_seats: botSeats, player: { seat: 0, name } };
   body.name = $("table-name").value.trim() || t("lobby.default_name", { name });
   const button = $("create-button");
   button.disabled = true;
   try {
     const made = await api.create(body);
-    const joined = await api.join(made.table_id, 0, name);
-    saveSeat(made.table_id, joined.seat, joined.token);
+    saveSeat(made.table_id, made.seat, made.token);
+    location.assign(made.invite || `/t/${made.table_id}`);
+  } catch (err) {
+    showError(error, err);
+    button.disabled = false;
+  }
+}
+
+// -- "Play now": you and two bots, Cutthroat with the rule book's defaults ------------
+
+async function playNow() {
+  const error = $("create-error");
+  error.hidden = true;
+  const name = $("player-name").value.trim() || t("lobby.play_now.name");
+  saveName(name);
+  const level = options.default_bot_level;
+  const body = {
+    rules: { variant: "cutthroat" },
+    bots: [null, level, level],
+    bot_seats: [1, 2],
+    player: { seat: 0, name },
+    name: t("lobby.default_name", { name }),
+  };
+  const button = $("play-now");
+  button.disabled = true;
+  try {
+    const made = await api.create(body);
+    saveSeat(made.table_id, made.seat, made.token);
+    await api.start(made.table_id, made.token);
     location.assign(made.invite || `/t/${made.table_id}`);
   } catch (err) {
     showError(error, err);
@@ -215,12 +244,17 @@ function tableRow(table) {
   seats.className = "table-seats";
   seats.textContent = table.seats
     .map((s) =>
-      s.kind === "empty" ? t("seat.open") : s.kind === "bot" ? t(`level.bot.${s.level}`) : s.name,
+      s.kind === "empty"
+        ? t(s.reserved ? "seat.kept" : "seat.open")
+        : s.kind === "bot"
+          ? t(`level.bot.${s.level}`)
+          : s.name,
     )
     .join(" · ");
   const actions = document.createElement("div");
   actions.className = "table-actions";
-  const open = table.status === "waiting" && table.seats.some((s) => s.kind === "empty");
+  const open =
+    table.status === "waiting" && table.seats.some((s) => s.kind === "empty" && !s.reserved);
   if (open) {
     const join = document.createElement("a");
     join.className = "button primary";
@@ -267,6 +301,7 @@ async function main() {
   options = await api.options();
   renderOptions();
   $("create-form").addEventListener("submit", create);
+  $("play-now").addEventListener("click", playNow);
   onLanguage(() => {
     apply(document);
     renderSeats();

@@ -29,6 +29,7 @@ let selected = new Set(); // the keep step: cards chosen so far
 let hint = null; // null, "asked", or the list of suggestions
 let hintSeq = -1;
 let gone = false; // the server said this table does not exist
+let presence = []; // the seats with a socket open (state.connected, or the summary's)
 const recordCache = new Map(); // hand index -> hand record (for its last trick)
 
 // -- small helpers -----------------------------------------------------------
@@ -248,7 +249,9 @@ function handle(msg) {
     if (state && msg.seq < state.seq) return;
     const changed = !state || msg.seq !== state.seq;
     const wasKeep = state?.view && keepStep(state.view);
+    const prev = state;
     state = msg;
+    if (Array.isArray(msg.connected)) presence = msg.connected;
     pending = false;
     delete document.body.dataset.pending;
     if (changed) {
@@ -257,11 +260,13 @@ function handle(msg) {
     }
     noteLastHand();
     render();
+    if (changed) soundFor(prev, msg);
   } else if (msg.type === "hint") {
     if (Number.isInteger(msg.seq) && state && msg.seq < state.seq) return;
     hint = msg.suggest || [];
     hintSeq = state?.seq ?? -1;
     renderHint();
+    revealHint();
   } else if (msg.type === "notice") {
     if (msg.code === "bot_fallback") {
       const name = table()?.seats?.[msg.seat]?.name ?? String(msg.seat);
@@ -308,7 +313,8 @@ function render() {
   main.dataset.handsPlayed = String(tb.hands_played ?? 0);
   $("table-name").textContent = tb.name || t("table.title");
   document.title = `${tb.name || t("table.title")} · ${t("app.name")}`;
-  const waiting = tb.status === "waiting";
+  // an expired table (nobody started it in time) stays on the waiting panel, closed
+  const waiting = tb.status === "waiting" || tb.status === "expired";
   $("waiting").hidden = !waiting;
   $("board").hidden = waiting;
   $("side").hidden = waiting;
@@ -320,13 +326,19 @@ function render() {
     renderSide();
   }
   renderWinner();
+  renderMatchEnd();
 }
 
 function renderWaiting() {
   const tb = table();
   $("invite-link").value = `${location.origin}/t/${tb.table_id}`;
   const me = mySeat();
-  const canJoin = me === null && !watchOnly && tb.seats.some((s) => s.kind === "empty");
+  const expired = tb.status === "expired";
+  const canJoin =
+    !expired &&
+    me === null &&
+    !watchOnly &&
+    tb.seats.some((s) => s.kind === "empty" && !s.reserved);
   $("join-box").hidden = !canJoin;
   if (canJoin && !$("join-name").value) $("join-name").value = savedName();
   $("wait-seats").replaceChildren(
@@ -335,6 +347,7 @@ function renderWaiting() {
       let who;
       if (seat.kind === "human") who = seat.name;
       else if (seat.kind === "bot") who = t(`level.bot.${seat.level}`);
+      else if (seat.reserved) who = t("seat.kept");
       else
         who = seat.level
           ? t("wait.open_or_bot", { level: t(`level.${seat.level}`) })
@@ -345,7 +358,8 @@ function renderWaiting() {
         el("span", {}, who),
       );
       if (seat.seat === me) li.append(" ", el("span", { class: "badge you" }, t("badge.you")));
-      if (canJoin && seat.kind === "empty") {
+      if (seat.kind === "human") li.append(" ", presenceDot(seat.seat, true));
+      if (canJoin && seat.kind === "empty" && !seat.reserved) {
         li.append(
           " ",
           el(
@@ -363,8 +377,16 @@ function renderWaiting() {
       return li;
     }),
   );
-  $("start-button").hidden = me === null;
-  $("start-help").hidden = me === null;
+  const host = tb.host ?? null; // only the host starts (null: any seated person)
+  const mayStart = me !== null && !expired && (host === null || host === me);
+  $("start-button").hidden = !mayStart;
+  $("start-help").hidden = !mayStart;
+  $("host-note").hidden = mayStart || expired || host === null;
+  if (host !== null) $("host-note").textContent = t("wait.host_starts", { name: seatName(host) });
+  if (expired) {
+    $("wait-error").hidden = false;
+    $("wait-error").textContent = t("error.expired");
+  }
 }
 
 async function join(seat) {
@@ -420,7 +442,9 @@ function seatBox(s, v) {
     if ((v.alone || []).includes(s)) badge("badge.alone", "alone");
     if ((v.sitting_out || []).includes(s)) badge("badge.out", "out");
   }
+  if (seat?.kind === "human") head.append(presenceDot(s));
   head.append(badges);
+  if (!cutthroat()) box.dataset.team = String(s % 2);
   box.append(head);
   if (v && v.to_act === s && tb.status === "playing") {
     box.classList.add("to-act");
@@ -478,7 +502,7 @@ function renderBoard() {
   const bidding = ["joker_call", "bid1", "pickup"].includes(v.phase);
   if (v.up_card && v.phase !== "over") {
     if (bidding || v.up_card_face_up) {
-      const card = cardImage(v.up_card);
+      const card = markLeftBower(cardImage(v.up_card), v.up_card, v.trump);
       let caption = t("up.face_up");
       if (v.picked_up === false) caption = t("up.left");
       up.append(card, el("span", { class: "caption" }, caption));
@@ -529,7 +553,10 @@ function renderTrick(v) {
   }
   for (const [s, code] of cards) {
     const slot = slots[pos(s)];
-    slot.append(cardImage(code), el("span", { class: "who" }, seatName(s)));
+    slot.append(
+      markLeftBower(cardImage(code), code, v.trump),
+      el("span", { class: "who" }, seatName(s)),
+    );
     slot.dataset.seat = String(s);
     if (done && done.winner === s) slot.classList.add("winner");
     else slot.classList.remove("winner");
@@ -674,8 +701,11 @@ function renderMe() {
       else b.classList.add("dim");
     }
     if (usable) b.classList.add("legal");
-    else b.setAttribute("aria-disabled", "true");
-    return b;
+    else {
+      b.setAttribute("aria-disabled", "true");
+      if (!keeping) b.addEventListener("click", () => explainCard(b));
+    }
+    return markLeftBower(b, code, v.trump);
   };
   cards.forEach((code, i) => hand.append(makeCard(code, i)));
   if (keeping) {
@@ -704,7 +734,7 @@ function renderMe() {
         .filter((a) => !a.startsWith("play ") && !a.startsWith("pickup "))
         .sort((a, b) => order.indexOf(a.split(" ")[0]) - order.indexOf(b.split(" ")[0]));
       for (const a of buttons)
-        actions.append(actionButton(a, v, a === "pass" ? "secondary" : "primary"));
+        actions.append(actionButton(a, v, buttonStyle(a)));
     }
   }
   renderHint();
@@ -722,35 +752,35 @@ function toggleKeep(code) {
 function renderHint() {
   const box = $("hint-box");
   const list = $("hint-list");
-  if (hint === null) {
-    box.hidden = true;
-    return;
-  }
-  box.hidden = false;
+  markHinted(null);
+  const asked = hint !== null;
+  box.hidden = !asked && $("hint-button").hidden;
+  box.dataset.open = asked ? "1" : "0";
+  $("hint-title").hidden = !asked;
+  list.hidden = !asked;
+  if (!asked) return;
   list.replaceChildren();
   if (hint === "asked") {
     list.append(el("li", { class: "muted" }, t("hint.thinking")));
     return;
   }
   const v = view();
-  const nf = new Intl.NumberFormat(language(), {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-    signDisplay: "always",
-  });
   const rows = [...hint].sort((a, b) => b.points - a.points).slice(0, 8);
-  for (const row of rows) {
+  const best = rows.length ? rows[0].points : 0;
+  rows.forEach((row, i) => {
+    const word = hintWord(best - row.points, i === 0);
     list.append(
       el(
         "li",
-        { dataset: { action: row.action } },
+        { class: word.cls, dataset: { action: row.action } },
         actionText(row.action, v),
-        " ",
-        el("span", { class: "points" }, t("hint.points", { points: nf.format(row.points) })),
+        " — ",
+        el("span", { class: "points" }, word.text),
       ),
     );
-  }
+  });
   if (!rows.length) list.append(el("li", { class: "muted" }, t("hint.none")));
+  else markHinted(rows[0].action);
 }
 
 function askHint() {
@@ -760,6 +790,224 @@ function askHint() {
     hintSeq = state.seq;
     renderHint();
   }
+}
+
+// -- hints that act: words for the values, the suggested choice lit ----------------
+
+/** Words for a hint row: `diff` is how many points it is worth less than the best. */
+function hintWord(diff, first) {
+  if (first) return { cls: "best", text: t("hint.best") };
+  if (diff < 0.15) return { cls: "close", text: t("hint.close") };
+  const nf = new Intl.NumberFormat(language(), {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
+  return { cls: "costly", text: t("hint.costs", { points: nf.format(diff) }) };
+}
+
+/** Light the card(s) or the button of the suggested action (null: none). */
+function markHinted(action) {
+  for (const node of document.querySelectorAll("#me .hinted")) node.classList.remove("hinted");
+  if (!action) return;
+  const [kind, ...rest] = action.split(" ");
+  const cards = [...document.querySelectorAll("#me .hand .card[data-card]")];
+  const button = [...document.querySelectorAll("#actions [data-action]")].find(
+    (b) => b.dataset.action === action,
+  );
+  if (button) button.classList.add("hinted");
+  else if (rest.length && kind !== "call")
+    for (const card of cards) if (rest.includes(card.dataset.card)) card.classList.add("hinted");
+}
+
+/** Scroll the hint into sight if it came out of sight (on a phone: under the hand). */
+function revealHint() {
+  const box = $("hint-box");
+  if (box.hidden) return;
+  const r = box.getBoundingClientRect();
+  if (r.top >= 0 && r.bottom <= window.innerHeight) return;
+  const calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  box.scrollIntoView({ block: "nearest", behavior: calm ? "auto" : "smooth" });
+}
+
+// -- safer buttons and cards that say why not --------------------------------------
+
+/** The style of an action button: the risky choices are never the filled one. */
+function buttonStyle(action) {
+  const kind = action.split(" ")[0];
+  if (kind === "pass") return "secondary";
+  if (["order", "alone", "decline"].includes(kind)) return "secondary risky";
+  return "primary";
+}
+
+/** Why a card of this seat's hand may not be played now (from the view only). */
+function whyNot() {
+  const v = view();
+  if (!v || mySeat() === null) return null;
+  if (!isMyTurn()) {
+    if (Number.isInteger(v.to_act) && table()?.status === "playing")
+      return t("why.not_your_turn", { name: seatName(v.to_act) });
+    return t("why.wait");
+  }
+  return v.phase === "play" ? t("why.follow") : t("why.buttons");
+}
+
+function explainCard(card) {
+  const text = whyNot();
+  if (!text) return;
+  toast(text);
+  card.classList.remove("refused");
+  void card.offsetWidth; // restart the little shake
+  card.classList.add("refused");
+}
+
+// -- the left bower: marked as trump wherever cards are shown -----------------------
+
+/** The jack of trump's colour (public knowledge once trump is named). */
+const LEFT_BOWER = { H: "JD", D: "JH", S: "JC", C: "JS" };
+
+function markLeftBower(node, code, trump) {
+  if (!trump || !code || LEFT_BOWER[trump] !== code) return node;
+  node.classList.add("left-bower");
+  node.dataset.trumpMark = trump;
+  const label = t("card.left_bower", { card: cardName(code) });
+  node.setAttribute("title", label);
+  const aria = node.getAttribute("aria-label");
+  if (aria) node.setAttribute("aria-label", t("card.left_bower", { card: aria }));
+  const tag = el("span", { class: "bower-tag", "aria-hidden": "true" }, suitIcon(trump));
+  node.append(tag);
+  return node;
+}
+
+/** The trump of the trick lastTrick() gives: this hand's, else the last hand's. */
+function lastTrickTrump() {
+  const v = view();
+  if (v && (v.tricks || []).length) return v.trump ?? null;
+  return state?.last_hand?.result?.trump ?? null;
+}
+
+// -- sound: short sounds made with the Web Audio API (no files), off by default -----
+
+const SOUND_KEY = "euchre.sound";
+let audio = null;
+let gestured = false; // browsers let audio start only after the person did something
+
+const soundOn = () => localStorage.getItem(SOUND_KEY) === "on";
+
+function audioContext() {
+  if (!audio) {
+    if (!gestured || typeof AudioContext !== "function") return null;
+    audio = new AudioContext();
+  }
+  if (audio.state === "suspended") audio.resume().catch(() => {});
+  return audio;
+}
+
+function tone(ctx, { at = 0, freq, to = freq, dur = 0.1, type = "sine", gain = 0.12 }) {
+  const t0 = ctx.currentTime + at;
+  const osc = ctx.createOscillator();
+  const amp = ctx.createGain();
+  osc.type = type;
+  osc.frequency.setValueAtTime(freq, t0);
+  osc.frequency.exponentialRampToValueAtTime(to, t0 + dur);
+  amp.gain.setValueAtTime(0.0001, t0);
+  amp.gain.exponentialRampToValueAtTime(gain, t0 + 0.01);
+  amp.gain.exponentialRampToValueAtTime(0.0001, t0 + dur);
+  osc.connect(amp).connect(ctx.destination);
+  osc.start(t0);
+  osc.stop(t0 + dur + 0.02);
+}
+
+/** A short burst of filtered noise: the snap of a card. */
+function snap(ctx, { at = 0, dur = 0.06, freq = 2000, gain = 0.3 }) {
+  const length = Math.max(1, Math.ceil(ctx.sampleRate * dur));
+  const buffer = ctx.createBuffer(1, length, ctx.sampleRate);
+  const data = buffer.getChannelData(0);
+  for (let i = 0; i < length; i++) data[i] = (Math.random() * 2 - 1) * (1 - i / length) ** 2;
+  const src = ctx.createBufferSource();
+  src.buffer = buffer;
+  const filter = ctx.createBiquadFilter();
+  filter.type = "bandpass";
+  filter.frequency.value = freq;
+  const amp = ctx.createGain();
+  amp.gain.value = gain;
+  src.connect(filter).connect(amp).connect(ctx.destination);
+  src.start(ctx.currentTime + at);
+}
+
+const SOUNDS = {
+  deal: (ctx) => {
+    for (let i = 0; i < 5; i++) snap(ctx, { at: i * 0.07, dur: 0.05, freq: 3200, gain: 0.25 });
+  },
+  play: (ctx) => {
+    snap(ctx, { dur: 0.07, freq: 1800, gain: 0.35 });
+    tone(ctx, { freq: 220, to: 140, dur: 0.06, type: "triangle", gain: 0.06 });
+  },
+  trick: (ctx) => {
+    tone(ctx, { freq: 660, dur: 0.12 });
+    tone(ctx, { at: 0.12, freq: 880, dur: 0.2 });
+  },
+};
+
+function playSound(name) {
+  if (!soundOn()) return;
+  const ctx = audioContext();
+  if (!ctx) return;
+  try {
+    SOUNDS[name](ctx);
+  } catch {
+    return;
+  }
+  document.body.dataset.lastSound = name;
+  document.body.dataset.soundCount = String(Number(document.body.dataset.soundCount || 0) + 1);
+}
+
+const handView = (msg) => msg?.view ?? msg?.public ?? null;
+const playedCards = (v) =>
+  (v.tricks || []).reduce((n, tr) => n + tr.cards.length, 0) + (v.current_trick || []).length;
+
+/** The sounds for going from state `prev` to `next`: a deal, a card played, a trick won. */
+function soundsFor(prev, next) {
+  const a = handView(prev);
+  const b = handView(next);
+  if (!prev || !b || next.table?.status !== "playing") return [];
+  const newHand =
+    !a ||
+    (prev.table?.hands_played ?? 0) !== (next.table?.hands_played ?? 0) ||
+    (b.history || []).length < (a.history || []).length;
+  if (newHand) return (b.history || []).length === 0 ? ["deal"] : [];
+  const out = [];
+  if (playedCards(b) > playedCards(a)) out.push("play");
+  if ((b.tricks || []).length > (a.tricks || []).length) out.push("trick");
+  return out;
+}
+
+function soundFor(prev, next) {
+  for (const name of soundsFor(prev, next)) {
+    if (name === "trick") setTimeout(() => playSound("trick"), 350);
+    else playSound(name);
+  }
+}
+
+function renderSoundButton() {
+  const button = $("sound-button");
+  button.textContent = t(soundOn() ? "sound.on" : "sound.off");
+  button.dataset.on = soundOn() ? "1" : "0";
+}
+
+function mountSound() {
+  const wake = () => {
+    gestured = true;
+    if (soundOn()) audioContext();
+  };
+  document.addEventListener("pointerdown", wake, { capture: true });
+  document.addEventListener("keydown", wake, { capture: true });
+  $("sound-button").addEventListener("click", () => {
+    localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+    renderSoundButton();
+    gestured = true;
+    playSound("play");
+  });
+  renderSoundButton();
 }
 
 // -- the log of this hand -------------------------------------------------------
@@ -798,6 +1046,7 @@ function logEntries(v) {
     else key = "log.other";
     if (kind === "call") p.suit = suitInline(rest[0]);
     if (kind === "play" || kind === "pickup") p.card = rest[0] ? cardInline(rest[0]) : "";
+    if (kind === "play" && rest[0]) markLeftBower(p.card, rest[0], v.trump);
     if (kind === "keep" && rest.length) p.cards = cardsInline(rest);
     if (key === "log.other") p.action = `${kind} ${rest.join(" ")}`;
     out.push({ key, params: p, cls: kind });
@@ -903,7 +1152,7 @@ function lastTrick() {
   return last ? recordLastTrick(recordCache.get(last.index)) : null;
 }
 
-function miniTrick(box, tr) {
+function miniTrick(box, tr, trump = null) {
   box.replaceChildren();
   if (!tr) {
     box.append(el("p", { class: "muted" }, t("trick.none")));
@@ -913,7 +1162,7 @@ function miniTrick(box, tr) {
     const item = el(
       "div",
       { class: `mini ${tr.winner === s ? "winner" : ""}`.trim(), dataset: { seat: String(s) } },
-      cardImage(code),
+      markLeftBower(cardImage(code), code, trump),
       el("span", { class: "who" }, seatName(s)),
     );
     box.append(item);
@@ -962,12 +1211,19 @@ function renderLastHand() {
     );
   }
   points.append(el("strong", {}, pointsText(last.points)));
-  miniTrick($("last-hand-trick"), recordLastTrick(recordCache.get(last.index)));
+  miniTrick(
+    $("last-hand-trick"),
+    recordLastTrick(recordCache.get(last.index)),
+    last.result?.trump ?? null,
+  );
   const review = $("last-hand-review");
   const words = reviewContent(last);
   review.hidden = !words;
   review.replaceChildren();
   if (words) review.append(el("strong", {}, t("hand.review")), " ", words);
+  const step = $("last-hand-review-link");
+  step.hidden = !last.review_facts;
+  step.href = `/review?table=${encodeURIComponent(tableId)}&hand=${last.index}`;
   const link = $("last-hand-record");
   link.href = last.record;
   link.setAttribute("download", `euchre-${tableId}-hand-${last.index + 1}.json`);
@@ -978,26 +1234,33 @@ function renderLastHand() {
 function reviewContent(last) {
   const f = last.review_facts;
   if (!f || !Array.isArray(f.maker_side) || !f.maker_side.length) return last.review || null;
-  const who =
-    f.maker_side.length === 1
-      ? t("review.maker", { name: seatName(f.maker_side[0]) })
-      : t("review.makers", { names: f.maker_side.map(seatName).join(", ") });
+  const team = f.team ?? !cutthroat();
+  const who = team
+    ? t("review.makers", { names: f.maker_side.map(seatName).join(", ") })
+    : t("review.maker", { name: seatName(f.maker_side[0]) });
   const frag = fmt("review.best", { who, could: f.could_take, took: f.took });
   frag.append(" ");
   const m = f.mistake;
   if (!m) frag.append(t("review.clean"));
-  else {
-    frag.append(
-      fmt("review.mistake", {
-        name: seatName(m.seat),
-        played: cardInline(m.played),
-        best: cardInline(m.best),
-        number: m.number,
-        cost: m.cost,
-      }),
-    );
-  }
+  else frag.append(mistakeLine(m, team));
   return frag;
+}
+
+/** The first costly card in words: its trick, its player, the better card, and
+ * who would have gained how many tricks and points ("Trick 3: West played 10♦;
+ * A♣ would have won one more trick for the defenders"). */
+function mistakeLine(m, team) {
+  const side = m.side === "maker" ? (team ? "makers" : "maker") : "defenders";
+  const count = (kind, n) => (has(`review.${kind}.${n}`) ? t(`review.${kind}.${n}`) : String(n));
+  return fmt(m.points ? "review.mistake_points" : "review.mistake_same", {
+    trick: m.trick,
+    name: seatName(m.seat),
+    played: cardInline(m.played),
+    best: cardInline(m.best),
+    tricks: count("tricks", m.cost),
+    side: t(`review.side.${side}`),
+    points: count("points", m.points),
+  });
 }
 
 function renderHistory() {
@@ -1081,6 +1344,195 @@ function renderWinner() {
   box.dataset.winners = winners.join(",");
 }
 
+// -- who is connected; the end of the match: why, the score chart, the rematch ----
+
+function presenceDot(s, withText = false) {
+  const online = presence.includes(s);
+  const label = t(online ? "presence.online" : "presence.offline");
+  const dot = el("span", {
+    class: "presence",
+    dataset: { online: online ? "1" : "0" },
+    role: "img",
+    "aria-label": label,
+    title: label,
+  });
+  if (!withText) return dot;
+  return el("span", { class: "presence-note muted" }, dot, " ", label);
+}
+
+/** Who is connected changes without a state: ask the summary now and then. */
+async function refreshPresence() {
+  if (!state || gone || document.hidden) return;
+  try {
+    const summary = await api.table(tableId);
+    if (!Array.isArray(summary.connected)) return;
+    if (summary.connected.join() === presence.join() && !summary.rematch === !table()?.rematch)
+      return;
+    presence = summary.connected;
+    if (summary.rematch && state.table && !state.table.rematch) state.table.rematch = summary.rematch;
+    render();
+  } catch {
+    // asked again shortly
+  }
+}
+
+/** The columns of the match: a seat each in Cutthroat, a team each in partnership. */
+function matchSides() {
+  return cutthroat() ? [...Array(seatCount()).keys()] : [0, 1];
+}
+
+const sideName = (c) => (cutthroat() ? seatName(c) : teamName(c));
+
+/** Why the match ended: who reached the target, and a tie explained. */
+function renderWhy(tb) {
+  const target = tb.rules?.target ?? 10;
+  const scores = tb.scores ?? [];
+  const winners = tb.winners || [];
+  const sides = cutthroat() ? winners : [...new Set(winners.map((s) => s % 2))];
+  const names = sides.map(sideName).join(", ");
+  const top = Math.max(...sides.map((c) => scores[c] ?? 0));
+  $("match-end-why").textContent = t(sides.length > 1 ? "match.why_shared" : "match.why", {
+    names,
+    score: top,
+    target,
+  });
+  const tie = $("match-end-tie");
+  tie.hidden = true;
+  if (!cutthroat()) return;
+  const history = tb.hand_scores || [];
+  if (sides.length > 1) {
+    tie.hidden = false;
+    tie.textContent = t("match.tie_share", { names, score: top });
+    return;
+  }
+  // play on: the first hand after which the leaders were level at or over the target
+  for (let i = 0; i < history.length - 1; i++) {
+    const row = history[i];
+    const best = Math.max(...row);
+    const level = row.flatMap((p, s) => (p === best ? [s] : []));
+    if (best >= target && level.length > 1) {
+      tie.hidden = false;
+      tie.textContent = t("match.tie_play_on", {
+        n: i + 1,
+        names: level.map(seatName).join(", "),
+        score: best,
+        more: history.length - 1 - i,
+      });
+      return;
+    }
+  }
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svgEl(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+/** The per-hand score chart: a line per seat (or team), the target dashed. */
+function renderChart(tb) {
+  const box = $("score-chart");
+  const sides = matchSides();
+  const history = [sides.map(() => 0), ...(tb.hand_scores || []).map((r) => sides.map((c) => r[c]))];
+  const target = tb.rules?.target ?? 10;
+  const hands = history.length - 1;
+  const top = Math.max(target, ...history.flat());
+  const W = 480;
+  const H = 220;
+  const pad = { l: 34, r: 12, t: 12, b: 28 };
+  const x = (i) => pad.l + (hands ? (i * (W - pad.l - pad.r)) / hands : 0);
+  const y = (v) => H - pad.b - (v * (H - pad.t - pad.b)) / top;
+  const svg = svgEl("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "chart",
+    role: "img",
+    "aria-label": t("match.chart"),
+  });
+  svg.append(svgEl("line", { x1: pad.l, y1: y(0), x2: W - pad.r, y2: y(0), class: "axis" }));
+  svg.append(svgEl("line", { x1: pad.l, y1: pad.t, x2: pad.l, y2: y(0), class: "axis" }));
+  const goal = svgEl("line", { x1: pad.l, y1: y(target), x2: W - pad.r, y2: y(target) });
+  goal.setAttribute("class", "target");
+  svg.append(goal);
+  const label = (text, ax, ay, cls) => {
+    const node = svgEl("text", { x: ax, y: ay, class: cls });
+    node.textContent = text;
+    svg.append(node);
+  };
+  label(String(target), pad.l - 6, y(target) + 4, "tick y");
+  if (y(target) - y(top) > 16) label(String(top), pad.l - 6, y(top) + 4, "tick y");
+  label("0", pad.l - 6, y(0) + 4, "tick y");
+  const step = Math.max(1, Math.ceil(hands / 12));
+  for (let i = step; i <= hands; i += step) label(String(i), x(i), H - pad.b + 16, "tick x");
+  sides.forEach((c, k) => {
+    const points = history.map((r, i) => `${x(i)},${y(r[k])}`).join(" ");
+    svg.append(svgEl("polyline", { points, class: `series series-${k}` }));
+    const last = history[hands];
+    svg.append(svgEl("circle", { cx: x(hands), cy: y(last[k]), r: 4, class: `series series-${k}` }));
+  });
+  box.replaceChildren(svg);
+  box.dataset.hands = String(hands);
+  $("score-chart-legend").replaceChildren(
+    el("span", { class: "chart-title" }, t("match.chart")),
+    ...sides.map((c, k) =>
+      el(
+        "span",
+        { class: `legend series-${k}` },
+        el("span", { class: "swatch" }),
+        `${sideName(c)}: ${history[hands][k]}`,
+      ),
+    ),
+  );
+}
+
+/** Partnership: the score rows in their team's colour. */
+function markTeams() {
+  const rows = [...$("scores").querySelectorAll("tr")];
+  rows.forEach((tr, i) => {
+    if (cutthroat()) delete tr.dataset.team;
+    else tr.dataset.team = String(i);
+  });
+}
+
+function renderMatchEnd() {
+  markTeams();
+  const tb = table();
+  const box = $("match-end");
+  const over = tb?.status === "over";
+  box.hidden = !over;
+  if (!over) return;
+  renderWhy(tb);
+  renderChart(tb);
+  const button = $("rematch-button");
+  const note = $("rematch-note");
+  const seated = mySeat() !== null && Boolean(mine);
+  button.hidden = !seated;
+  button.textContent = t(tb.rematch ? "match.rematch_join" : "match.rematch");
+  button.dataset.rematch = tb.rematch ? "ready" : "none";
+  note.hidden = !tb.rematch;
+  note.textContent = tb.rematch ? t("match.rematch_ready") : "";
+}
+
+async function rematch() {
+  if (!mine) return;
+  const ready = table()?.rematch;
+  if (ready && savedSeat(ready)) {
+    location.assign(`/t/${encodeURIComponent(ready)}`); // this browser took its seat already
+    return;
+  }
+  const button = $("rematch-button");
+  button.disabled = true;
+  try {
+    const made = await api.rematch(tableId, mine.token);
+    saveSeat(made.table_id, made.seat, made.token);
+    location.assign(made.invite || `/t/${made.table_id}`);
+  } catch (err) {
+    toast(errorText(err.code, err.message));
+    button.disabled = false;
+  }
+}
+
 // -- keyboard --------------------------------------------------------------------
 
 function onKey(e) {
@@ -1101,6 +1553,7 @@ function onKey(e) {
       e.preventDefault();
       card.focus();
       if (card.getAttribute("aria-disabled") !== "true") card.click();
+      else explainCard(card);
     }
     return;
   }
@@ -1121,7 +1574,9 @@ async function main() {
   onLanguage(() => {
     apply(document);
     render();
+    renderSoundButton();
   });
+  mountSound();
   $("start-button").addEventListener("click", start);
   $("copy-invite").addEventListener("click", async () => {
     const input = $("invite-link");
@@ -1135,7 +1590,7 @@ async function main() {
   });
   $("hint-button").addEventListener("click", askHint);
   $("last-trick-button").addEventListener("click", () => {
-    miniTrick($("last-trick-body"), lastTrick());
+    miniTrick($("last-trick-body"), lastTrick(), lastTrickTrump());
     $("last-trick-dialog").showModal();
   });
   for (const close of $("last-trick-dialog").querySelectorAll("[data-close]")) {
@@ -1157,6 +1612,8 @@ async function main() {
   setInterval(() => {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
   }, 25000);
+  setInterval(refreshPresence, 5000);
+  $("rematch-button").addEventListener("click", rematch);
   document.body.dataset.ready = "1";
 }
 
