@@ -908,6 +908,8 @@ class Socket:
     recent: list[str] = field(default_factory=list)  # the last inputs (for a crash file)
     closed_by_us: bool = False
     dropped: str | None = None
+    timed_out: bool = False  # closed by the server: no good hello in time (code 4408)
+    last_code: str | None = None  # the code of the last error it got
     next: float = 0.0
 
 
@@ -1010,13 +1012,18 @@ async def ws_socket(
                 except Crash as exc:
                     crashes.save(part, "answer", "\n".join(sock.recent), str(exc))
                     continue
-                part.answers[message.get("code", message["type"])] += 1
+                code = message.get("code")
+                part.answers[code or message["type"]] += 1
+                sock.last_code = code
                 if message["type"] == "state":
                     sock.latest = message
         except Exception as exc:
-            if not sock.closed_by_us:
+            rcvd = getattr(exc, "rcvd", None)
+            if getattr(rcvd, "code", None) == 4408 and sock.last_code == "timeout":
+                sock.timed_out = True  # documented: no good hello within --hello-timeout
+            elif not sock.closed_by_us:
                 sock.dropped = repr(exc)
-        if not sock.closed_by_us and sock.dropped is None:
+        if not (sock.closed_by_us or sock.timed_out) and sock.dropped is None:
             sock.dropped = "the server closed the socket"
 
     async def hello() -> None:
@@ -1024,11 +1031,34 @@ async def ws_socket(
         sock.sent += 1
         await sock.ws.send(json.dumps({"type": "hello", "token": sock.role}))
 
-    sock.ws = await connect(f"{ws_url}/ws/{table_id}", proxy=None, max_size=2**22)
-    task = asyncio.create_task(reader())
-    if sock.role is not False:
-        await hello()
-    for _ in range(count):
+    async def open_socket() -> asyncio.Task[None]:
+        sock.ws = await connect(f"{ws_url}/ws/{table_id}", proxy=None, max_size=2**22)
+        sock.sent = sock.got = 0
+        sock.timed_out = False
+        sock.last_code = None
+        sock.latest = None
+        reading = asyncio.create_task(reader())
+        if sock.role is not False:
+            await hello()
+        return reading
+
+    task = await open_socket()
+    sent_kinds: list[str] = []  # the kinds of the inputs sent on this connection
+    done = 0
+    while done < count:
+        if sock.timed_out:
+            # the server closed the socket for want of a good hello (documented): the
+            # inputs it did not answer are not counted, and are sent again on a new one
+            await task
+            lost = min(len(sent_kinds), max(0, sock.sent - (sock.got - 1)))
+            for kind in sent_kinds[len(sent_kinds) - lost :]:
+                part.kinds[kind] -= 1
+            part.inputs -= lost
+            done -= lost
+            progress.tick(-lost)
+            part.notes["hello_timeouts"] = part.notes.get("hello_timeouts", 0) + 1
+            sent_kinds = []
+            task = await open_socket()
         latest = sock.latest or {}
         view = latest.get("view") or {}
         legal = view.get("legal") or []
@@ -1050,21 +1080,33 @@ async def ws_socket(
         await pace()
         if sock.dropped is not None:
             break
+        if sock.timed_out:
+            continue
         try:
             await sock.ws.send(data)
         except Exception as exc:
+            await asyncio.sleep(0.2)  # the reader learns why the socket closed
+            if sock.timed_out:
+                continue
             sock.dropped = sock.dropped or repr(exc)
             break
         sock.sent += 1
+        sent_kinds.append(kind)
         part.kinds[kind] += 1
         part.inputs += 1
+        done += 1
         progress.tick()
         if sock.role is not False and ('"hello"' in message_text or "HELLO" in message_text):
-            await hello()  # back to its own seat (or a spectator's)
+            with contextlib.suppress(Exception):
+                await hello()  # back to its own seat (or a spectator's)
     # every message is answered: wait for the answers, then a ping must be answered
     deadline = loop.time() + 30
     while sock.got < sock.sent and loop.time() < deadline and sock.dropped is None:
+        if sock.timed_out:
+            break
         await asyncio.sleep(0.05)
+    if sock.timed_out:
+        task = await open_socket()  # the last check on a socket that is served
     if sock.dropped is None and sock.got < sock.sent:
         crashes.save(
             part, "unanswered", "\n".join(sock.recent), f"sent {sock.sent}, got {sock.got}"
