@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import subprocess
 import sys
@@ -262,3 +263,21 @@ def test_console_entry_point_prints_no_traceback(workdir: Path) -> None:
     assert len(lines) == len(paths)
     for path, line in zip(paths, lines, strict=True):
         assert line.startswith(f"{path}: error at "), line
+
+
+def test_jsonl_line_not_utf8_under_a_strict_locale() -> None:
+    """``replay --jsonl`` reads standard input as UTF-8 bytes: a line that is not
+    UTF-8 is one error line, also where the locale's stdin is strict (it was a
+    traceback with ``PYTHONIOENCODING=utf-8:strict``, as under en_US.UTF-8)."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    answer = subprocess.run(
+        [sys.executable, "-m", "euchre", "replay", "--jsonl"],
+        input=b'{}\n\xff\xfe{}\n\n{"dealer": 0}\n',
+        capture_output=True,
+        timeout=60,
+        env=env,
+    )
+    assert answer.returncode == 0 and answer.stderr == b"", answer
+    lines = [json.loads(line) for line in answer.stdout.splitlines()]
+    assert len(lines) == 3 and all("error" in line for line in lines), lines
+    assert "not UTF-8" in lines[1]["error"]["reason"]

@@ -316,7 +316,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.jsonl:
             if args.files:
                 subs["replay"].error("--jsonl reads standard input; give no FILE")
-            return replay_jsonl(sys.stdin, sys.stdout)
+            # bytes, not the locale's text: a line that is not UTF-8 is one error line
+            return replay_jsonl(getattr(sys.stdin, "buffer", sys.stdin), sys.stdout)
         if not args.files:
             subs["replay"].error("replay needs at least one FILE (or --jsonl)")
         return replay_files(args.files, as_json=args.json, out=sys.stdout)
@@ -602,9 +603,24 @@ def _parse_json(text: str) -> tuple[object, dict[str, Any] | None]:
     return None, {"error": {"index": 0, "action": "", "reason": reason}}
 
 
-def replay_jsonl(inp: IO[str], out: IO[str]) -> int:
-    """One hand record per input line → one result object per output line."""
-    for line in inp:
+def replay_jsonl(inp: IO[str] | IO[bytes], out: IO[str]) -> int:
+    """One hand record per input line → one result object per output line.
+
+    Lines of bytes (standard input's buffer) are read as UTF-8: a line that is
+    not is an error line, whatever the locale's encoding of standard input."""
+    for raw in inp:
+        if isinstance(raw, bytes):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                reason = "cannot read the line: not UTF-8 text"
+                out.write(
+                    json.dumps({"error": {"index": 0, "action": "", "reason": reason}}) + "\n"
+                )
+                out.flush()
+                continue
+        else:
+            line = raw
         if not line.strip():
             continue
         obj, failed = _parse_json(line)
