@@ -234,6 +234,27 @@ def test_a_socket_that_never_says_hello_is_closed(quick: ServerProcess) -> None:
             client.close()
 
 
+def test_a_socket_that_loses_its_seat_has_the_hello_time_again(quick: ServerProcess) -> None:
+    """A bad hello after a good one, later than the hello timeout after connecting,
+    leaves the socket without a seat, not closed at once: a good hello in time
+    gives the seat back."""
+    api = Api(quick.url)
+    table_id = api.create()
+    token = api.join(table_id, 0, "Ann")
+    api.close()
+    client = TableClient(quick.ws_url, table_id, token)
+    try:
+        assert client.state()["seat"] == 0
+        time.sleep(TIMEOUT * 1.5)
+        client.send({"type": "hello", "token": "forged"})
+        assert client.error()["code"] == "bad_token"
+        time.sleep(TIMEOUT * 0.3)
+        client.send({"type": "hello", "token": token})
+        assert client.state()["seat"] == 0
+    finally:
+        client.close()
+
+
 # -- table creation -----------------------------------------------------------------------------
 
 

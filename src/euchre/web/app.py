@@ -350,7 +350,11 @@ def create_app(
                     except UnicodeDecodeError:
                         client.error("bad_json", "the message is not UTF-8 JSON text")
                         continue
+                had_hello = client.hello
                 await server.handle(table, client, text)
+                if had_hello and not client.hello:
+                    # a bad hello took its seat away: a new hello is due in time, from now
+                    deadline = time.monotonic() + limits.hello_timeout
         except Exception:
             log.debug("websocket closed", exc_info=True)
         finally:
