@@ -208,3 +208,21 @@ export function cardImage(code) {
   }
   return d;
 }
+
+/** A card written inline: rank and suit symbol, with its name for readers. */
+export function cardInline(code) {
+  const span = document.createElement("span");
+  span.className = "card-inline";
+  span.setAttribute("aria-label", cardName(code));
+  if (code === "JK") {
+    span.textContent = t("card.joker.short");
+    span.classList.add("joker");
+    return span;
+  }
+  const r = document.createElement("span");
+  r.setAttribute("aria-hidden", "true");
+  r.textContent = rankText(code);
+  span.append(r, suitIcon(code[1]));
+  span.classList.add(code[1] === "H" || code[1] === "D" ? "red" : "black");
+  return span;
+}

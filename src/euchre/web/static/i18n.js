@@ -92,3 +92,21 @@ export function mountSwitch(select) {
     select.value = lang;
   });
 }
+
+/** A translated line whose {placeholders} may be DOM nodes (cards, suits). */
+export function fmt(key, params = {}) {
+  const frag = document.createDocumentFragment();
+  const text = t(
+    key,
+    Object.fromEntries(Object.entries(params).filter(([, v]) => !(v instanceof Node))),
+  );
+  let last = 0;
+  for (const m of text.matchAll(/\{(\w+)\}/g)) {
+    const node = params[m[1]];
+    if (!(node instanceof Node)) continue;
+    frag.append(text.slice(last, m.index), node.cloneNode(true));
+    last = m.index + m[0].length;
+  }
+  frag.append(text.slice(last));
+  return frag;
+}

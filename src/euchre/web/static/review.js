@@ -6,8 +6,17 @@
 // the answer says, and reads a file only to send it.
 
 import { ApiError, api, savedSeat } from "./api.js";
-import { cardImage, cardName, rankText, sortForDisplay, suitIcon } from "./cards.js";
-import { apply, has, mountSwitch, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
+import { cardImage, cardInline, sortForDisplay, suitIcon } from "./cards.js";
+import {
+  apply,
+  fmt,
+  has,
+  mountSwitch,
+  onLanguage,
+  pickLanguage,
+  setLanguage,
+  t,
+} from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -31,35 +40,6 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** A translated line whose {placeholders} may be DOM nodes (cards, suits). */
-function fmt(key, params = {}) {
-  const frag = document.createDocumentFragment();
-  const text = t(
-    key,
-    Object.fromEntries(Object.entries(params).filter(([, v]) => !(v instanceof Node))),
-  );
-  let last = 0;
-  for (const m of text.matchAll(/\{(\w+)\}/g)) {
-    const node = params[m[1]];
-    if (!(node instanceof Node)) continue;
-    frag.append(text.slice(last, m.index), node.cloneNode(true));
-    last = m.index + m[0].length;
-  }
-  frag.append(text.slice(last));
-  return frag;
-}
-
-function cardInline(code) {
-  const span = el("span", { class: "card-inline", "aria-label": cardName(code) });
-  if (code === "JK") {
-    span.textContent = t("card.joker.short");
-    span.classList.add("joker");
-    return span;
-  }
-  span.append(el("span", { "aria-hidden": "true" }, rankText(code)), suitIcon(code[1]));
-  span.classList.add(code[1] === "H" || code[1] === "D" ? "red" : "black");
-  return span;
-}
 
 function cardsInline(codes) {
   const span = el("span");

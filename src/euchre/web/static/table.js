@@ -3,9 +3,17 @@
 // is legal: it offers exactly the actions in the view's `legal` list.
 
 import { api, forgetSeat, saveName, saveSeat, savedName, savedSeat } from "./api.js";
-import { cardButton, cardImage, cardName, rankText, sortForDisplay, suitIcon } from "./cards.js";
+import {
+  cardButton,
+  cardImage,
+  cardInline,
+  cardName,
+  sortForDisplay,
+  suitIcon,
+} from "./cards.js";
 import {
   apply,
+  fmt,
   has,
   language,
   mountSwitch,
@@ -34,41 +42,6 @@ const recordCache = new Map(); // hand index -> hand record (for its last trick)
 
 // -- small helpers -----------------------------------------------------------
 
-/** A translated line whose {placeholders} may be DOM nodes (cards, suits). */
-function fmt(key, params = {}) {
-  const frag = document.createDocumentFragment();
-  const text = t(
-    key,
-    Object.fromEntries(Object.entries(params).filter(([, v]) => !(v instanceof Node))),
-  );
-  let last = 0;
-  for (const m of text.matchAll(/\{(\w+)\}/g)) {
-    const node = params[m[1]];
-    if (!(node instanceof Node)) continue;
-    frag.append(text.slice(last, m.index), node.cloneNode(true));
-    last = m.index + m[0].length;
-  }
-  frag.append(text.slice(last));
-  return frag;
-}
-
-/** A card written inline: rank and suit symbol, with its name for readers. */
-function cardInline(code) {
-  const span = document.createElement("span");
-  span.className = "card-inline";
-  span.setAttribute("aria-label", cardName(code));
-  if (code === "JK") {
-    span.textContent = t("card.joker.short");
-    span.classList.add("joker");
-    return span;
-  }
-  const r = document.createElement("span");
-  r.setAttribute("aria-hidden", "true");
-  r.textContent = rankText(code);
-  span.append(r, suitIcon(code[1]));
-  span.classList.add(code[1] === "H" || code[1] === "D" ? "red" : "black");
-  return span;
-}
 
 function cardsInline(codes) {
   const span = document.createElement("span");
