@@ -1480,19 +1480,7 @@ function renderLastHand() {
   box.hidden = false;
   box.dataset.index = String(last.index);
   $("last-hand-title").textContent = t("hand.over_title", { n: last.index + 1 });
-  const points = $("last-hand-points");
-  points.replaceChildren();
-  const result = last.result;
-  if (result && result.thrown_in) points.append(t("hand.thrown_in"), " ");
-  else if (result && result.trump && Number.isInteger(result.maker)) {
-    const side = cutthroat() ? [result.maker] : [result.maker % 2, (result.maker % 2) + 2];
-    const took = side.reduce((sum, s) => sum + (result.tricks?.[s] ?? 0), 0);
-    points.append(
-      fmt("hand.result", { name: seatName(result.maker), suit: suitInline(result.trump), n: took }),
-      " ",
-    );
-  }
-  points.append(el("strong", {}, pointsText(last.points)));
+  $("last-hand-points").replaceChildren(handSummary(last));
   miniTrick(
     $("last-hand-trick"),
     recordLastTrick(recordCache.get(last.index)),
