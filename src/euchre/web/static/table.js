@@ -1404,17 +1404,7 @@ function noteLastHand() {
     list.sort((a, b) => a.index - b.index);
     localStorage.setItem(histKey(), JSON.stringify(list));
   }
-  if (!recordCache.has(last.index) && last.record) {
-    recordCache.set(last.index, null);
-    fetch(last.record)
-      .then((r) => (r.ok ? r.json() : null))
-      .then((rec) => {
-        recordCache.set(last.index, rec);
-        renderLastHand();
-        $("last-trick-button").disabled = !lastTrick();
-      })
-      .catch(() => recordCache.delete(last.index));
-  }
+  fetchHandRecord(last);
 }
 
 /** The last trick of a hand record: the last plays (a hand is five tricks). */
