@@ -1,5 +1,6 @@
 """Small shared helpers for the rule tests: explicit deals from strings and
-applying ``SEAT ACTION`` lines with a turn check."""
+applying ``SEAT ACTION`` lines with a turn check; and the web tests' default
+fixtures: a real ``euchre serve`` per module and an API client for it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from euchre import Action, Card, Deal, HandState, Rules
 from euchre.actions import parse_seat_action
 from pgserver import PgServer, throwaway_server
+from webserver import Api, ServerProcess, start_server
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -68,3 +70,20 @@ def pg_url(pg_server: PgServer) -> str:
 
 
 # --- end of the PostgreSQL block -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A real ``euchre serve`` on a fresh SQLite file, one per test module (a
+    module that needs other options defines its own ``server``)."""
+    db = tmp_path_factory.mktemp("web") / "euchre.db"
+    with start_server(f"sqlite:///{db}") as srv:
+        yield srv
+
+
+@pytest.fixture
+def api(server: ServerProcess) -> Iterator[Api]:
+    """An HTTP client of the module's server."""
+    client = Api(server.url)
+    yield client
+    client.close()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -32,20 +31,6 @@ from webserver import (
 )
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("web") / "euchre.db"
-    with start_server(f"sqlite:///{db}") as srv:
-        yield srv
-
-
-@pytest.fixture
-def api(server: ServerProcess) -> Iterator[Api]:
-    client = Api(server.url)
-    yield client
-    client.close()
 
 
 def hand_over(index: int) -> Any:

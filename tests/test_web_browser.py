@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from webserver import Api, ServerProcess, start_server
+from webserver import Api, ServerProcess
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -48,13 +48,6 @@ def catalog(lang: str) -> dict[str, str]:
 
 
 # -- fixtures: one server and one browser for the module ------------------------------
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("web-browser") / "tables.db"
-    with start_server(f"sqlite:///{db}") as srv:
-        yield srv
 
 
 @pytest.fixture(scope="module")

@@ -33,7 +33,7 @@ from schemathesis.generation.modes import GenerationMode
 from websockets.exceptions import ConnectionClosed
 
 from euchre.actions import Action
-from webserver import Api, ServerProcess, TableClient, random_policy, start_server
+from webserver import FUZZ_ACTIONS, Api, ServerProcess, TableClient, random_policy
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -60,13 +60,6 @@ FUZZ = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("fuzz") / "euchre.db"
-    with start_server(f"sqlite:///{db}") as srv:
-        yield srv
 
 
 @pytest.fixture(scope="module")
@@ -232,33 +225,7 @@ json_any = st.recursive(
 )
 field_names = st.sampled_from(["type", "token", "action", "seq", "seat", "table", "extra"])
 types = st.sampled_from(["hello", "action", "hint", "ping", "HELLO", "state", "", "error"])
-actions = st.sampled_from(
-    [
-        "pass",
-        "order",
-        "call H",
-        "call X",
-        "pickup 9C",
-        "decline",
-        "discard 9C",
-        "alone",
-        "keep",
-        "keep AH KH 9S TD JC",
-        "play JH",
-        "play JK",
-        "play 10S",
-        "name H",
-        "",
-        " ",
-        "\x00",
-        "play",
-        "pass pass",
-        "PASS",
-        "Play 10s",
-        "keep ah kh 9s td jc",
-        "x" * 101,
-    ]
-) | st.text(max_size=40)
+actions = st.sampled_from(FUZZ_ACTIONS) | st.text(max_size=40)
 
 
 #: The victim's real seat tokens, written as placeholders the test fills in.

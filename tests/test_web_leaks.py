@@ -31,7 +31,6 @@ import asyncio
 import json
 import os
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -50,7 +49,7 @@ from leakaudit import (
     check_finished,
     check_table,
 )
-from webserver import ServerProcess, start_server
+from webserver import ServerProcess
 
 HANDS = int(os.environ.get("EUCHRE_LEAK_HANDS", "200"))
 TABLES = int(os.environ.get("EUCHRE_LEAK_TABLES", "6"))
@@ -60,13 +59,6 @@ pytestmark = pytest.mark.timeout(max(180, HANDS))
 
 
 # -- the test ------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("leaks") / "euchre.db"
-    with start_server(f"sqlite:///{db}") as srv:
-        yield srv
 
 
 def test_no_client_is_sent_a_card_it_may_not_see(server: ServerProcess) -> None:

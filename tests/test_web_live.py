@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,20 +35,6 @@ from euchre.web.tables import TableError
 from webserver import Api, ServerProcess, TableClient, start_server
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("live") / "euchre.db"
-    with start_server(f"sqlite:///{db}") as srv:
-        yield srv
-
-
-@pytest.fixture
-def api(server: ServerProcess) -> Iterator[Api]:
-    client = Api(server.url)
-    yield client
-    client.close()
 
 
 def catch_up(client: TableClient, seq: int) -> dict[str, Any]:

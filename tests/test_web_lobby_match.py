@@ -30,7 +30,6 @@ from test_web_browser import (  # noqa: F401  (fixtures used by name)
     browser,
     catalog,
     open_tab,
-    server,
     sit_down,
     tabs,
 )

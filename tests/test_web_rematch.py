@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,20 +21,6 @@ import pytest
 from webserver import Api, ServerProcess, TableClient, play, random_policy, start_server
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("web-rematch") / "euchre.db"
-    with start_server(f"sqlite:///{db}") as srv:
-        yield srv
-
-
-@pytest.fixture
-def api(server: ServerProcess) -> Iterator[Api]:
-    client = Api(server.url)
-    yield client
-    client.close()
 
 
 def create(api: Api, body: dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,23 +17,9 @@ from euchre.bots import RandomBot, decide
 from euchre.hand import FastHand
 from euchre.record import hand_record, read_hand
 from euchre.review import play_values, review_hand
-from webserver import Api, ServerProcess, TableClient, play, random_policy, start_server
+from webserver import Api, ServerProcess, TableClient, play, random_policy
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("review") / "euchre.db"
-    with start_server(f"sqlite:///{db}") as srv:
-        yield srv
-
-
-@pytest.fixture
-def api(server: ServerProcess) -> Iterator[Api]:
-    client = Api(server.url)
-    yield client
-    client.close()
 
 
 def random_hand(rules: Rules, seed: int) -> HandState:

@@ -20,11 +20,11 @@ import pytest
 
 from euchre import Rules
 from euchre.record import hand_record
-from test_web_browser import ARTIFACTS, Tab, api, browser, catalog, open_tab, server, tabs
+from test_web_browser import ARTIFACTS, Tab, api, browser, catalog, open_tab, tabs
 from test_web_review import random_hand
 from webserver import Api, ServerProcess, TableClient, play, random_policy
 
-__all__ = ["api", "browser", "server", "tabs"]  # the fixtures, imported for pytest
+__all__ = ["api", "browser", "tabs"]  # the fixtures, imported for pytest (server: conftest.py)
 
 pytestmark = pytest.mark.timeout(180)
 

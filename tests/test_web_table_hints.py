@@ -33,13 +33,12 @@ from test_web_browser import (  # the shared fixtures and helpers
     browser,
     catalog,
     open_tab,
-    server,
     sit_down,
     tabs,
 )
 from webserver import Api, ServerProcess
 
-__all__ = ["api", "browser", "server", "tabs"]  # fixtures used by name
+__all__ = ["api", "browser", "tabs"]  # fixtures used by name (server: conftest.py)
 
 pytestmark = pytest.mark.timeout(120)
 

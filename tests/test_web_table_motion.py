@@ -26,7 +26,7 @@ from webserver import Api, ServerProcess
 pytestmark = pytest.mark.timeout(180)
 
 # the fixtures of the browser tests: a server and a browser for this module, tabs per test
-server, api, browser, tabs = web.server, web.api, web.browser, web.tabs
+api, browser, tabs = web.api, web.browser, web.tabs  # the server: conftest.py
 
 #: Samples what the page shows, every 40 ms, into ``window.motionLog``.
 RECORDER = """() => {
