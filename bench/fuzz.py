@@ -93,6 +93,7 @@ from euchre.record import (  # noqa: E402
     read_match,
 )
 from euchre.rules import Rules  # noqa: E402
+from webserver import FUZZ_ACTIONS  # noqa: E402  (shared with tests/test_web_fuzz.py)
 
 # -- what went wrong ------------------------------------------------------------------------------
 
@@ -529,32 +530,6 @@ def run_replay(n: int, seed: int, crashes: Crashes, progress: Progress) -> Part:
 
 TYPES = ["hello", "action", "hint", "ping", "HELLO", "state", "", "error", "pong", "notice"]
 FIELDS = ["type", "token", "action", "seq", "seat", "table", "extra"]
-ACTIONS = [
-    "pass",
-    "order",
-    "call H",
-    "call X",
-    "pickup 9C",
-    "decline",
-    "discard 9C",
-    "alone",
-    "keep",
-    "keep AH KH 9S TD JC",
-    "play JH",
-    "play JK",
-    "play 10S",
-    "name H",
-    "",
-    " ",
-    "\x00",
-    "play",
-    "pass pass",
-    "PASS",
-    "Play 10s",
-    "keep ah kh 9s td jc",
-    "x" * 101,
-    "play " + "9C " * 40,
-]
 #: Seat tokens written as placeholders, filled in with the table's real tokens.
 TOKENS = ["<token0>", "<token1>", "<token2>", "<token3>"]
 
@@ -597,7 +572,7 @@ def protocol_input(rng: random.Random, ctx: Context) -> tuple[str, str]:
         if kind == "action" or rng.random() < 0.1:
             base["action"] = rng.choice(
                 [
-                    rng.choice(ACTIONS),
+                    rng.choice(FUZZ_ACTIONS),
                     rng.choice([*ctx.legal, "pass"]),
                     text(rng, 40),
                     json_value(rng, 4),
@@ -615,7 +590,7 @@ def protocol_input(rng: random.Random, ctx: Context) -> tuple[str, str]:
     if roll < 0.80:
         who = rng.randrange(len(ctx.tokens))
         action = rng.choice(
-            [rng.choice(ACTIONS), rng.choice([*ctx.legal, "pass"]), rng.choice(CARDS)]
+            [rng.choice(FUZZ_ACTIONS), rng.choice([*ctx.legal, "pass"]), rng.choice(CARDS)]
         )
         if rng.random() < 0.3:
             action = rng.choice(["play", "pickup", "discard", "keep", "call", "name"]) + " "

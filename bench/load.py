@@ -62,18 +62,11 @@ sys.path.insert(0, str(ROOT / "src"))  # the tree the server is started from
 
 from euchre.web.tables import BOT_LEVELS  # noqa: E402  (the server's bot levels)
 
+sys.path.insert(0, str(ROOT / "tests"))
+# one load client creates every table: lift the server's limits on table creation
+from webserver import LOOSE_LIMITS  # noqa: E402
+
 ADDRESS = re.compile(r"open (http://\S+?)/? in a browser")
-#: One load client creates every table: lift the server's limits on table creation.
-NO_CREATE_LIMITS = [
-    "--create-rate",
-    "0",
-    "--create-rate-total",
-    "0",
-    "--max-waiting-per-address",
-    "0",
-    "--max-waiting",
-    "0",
-]
 #: The least time between two actions of one client (the server allows 20 a second).
 MIN_GAP = 1 / 15
 
@@ -127,7 +120,7 @@ class Server:
         env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
         env["PYTHONUNBUFFERED"] = "1"
         cmd = [sys.executable, "-m", "euchre", "serve", "--host", "127.0.0.1", "--port", "0"]
-        cmd += ["--db", db, "--bot-delay", "0", *NO_CREATE_LIMITS, *extra]
+        cmd += ["--db", db, "--bot-delay", "0", *LOOSE_LIMITS, *extra]
         self.proc = subprocess.Popen(
             cmd,
             stdout=subprocess.PIPE,
@@ -552,8 +545,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.db == "sqlite":
             db = f"sqlite:///{Path(folder.name) / 'load.db'}"
         else:
-            sys.path.insert(0, str(ROOT / "tests"))
-            from pgserver import PgServer
+            from pgserver import PgServer  # tests/ is on the path (above)
 
             pg = PgServer.create()
             db = pg.new_database("load")

@@ -265,6 +265,36 @@ class Api:
         self.http.close()
 
 
+#: Action texts a fuzzer sends: legal-looking, malformed, wrong case, too long
+#: (tests/test_web_fuzz.py, bench/fuzz.py).
+FUZZ_ACTIONS = (
+    "pass",
+    "order",
+    "call H",
+    "call X",
+    "pickup 9C",
+    "decline",
+    "discard 9C",
+    "alone",
+    "keep",
+    "keep AH KH 9S TD JC",
+    "play JH",
+    "play JK",
+    "play 10S",
+    "name H",
+    "",
+    " ",
+    "\x00",
+    "play",
+    "pass pass",
+    "PASS",
+    "Play 10s",
+    "keep ah kh 9s td jc",
+    "x" * 101,
+    "play " + "9C " * 40,
+)
+
+
 #: The pace of a scripted player's actions: under the server's limit of 20
 #: messages a second (``web.live.RATE_PER_SECOND``), with room for a hint or a ping.
 ACTIONS_PER_SECOND = 15.0
