@@ -248,12 +248,11 @@ class LiveTable:
         view_text = "null" if view is None else json.dumps(view.to_json())
         return f'"seat": {json.dumps(client.seat)}, "view": {view_text}, {shared}'
 
-    def _state_text(self, body: str, seat: int | None) -> str:
+    def _state_text(self, body: str, seat: int | None, connected: str) -> str:
         """The ``state`` message with the ``seq`` as ``seat`` knows it (``Game.seen_seq``)
-        and the seats connected now: not part of ``body``, so that a socket
-        opening or closing never makes a state be sent (nor tells of a change
-        a seat may not see, by the moment it is sent)."""
-        connected = json.dumps(self.connected())
+        and the seats ``connected`` now (JSON text): not part of ``body``, so
+        that a socket opening or closing never makes a state be sent (nor tells
+        of a change a seat may not see, by the moment it is sent)."""
         return (
             f'{{"type": "state", "seq": {self.game.seen_seq(seat)}, '
             f'"connected": {connected}, {body}}}'
@@ -264,7 +263,7 @@ class LiveTable:
         body = self.state_body(client, self.shared_text())
         if force or body != client.last:
             client.last = body
-            client.send_text(self._state_text(body, client.seat))
+            client.send_text(self._state_text(body, client.seat, json.dumps(self.connected())))
 
     def broadcast(self) -> None:
         """Send every client that said hello the state, if it changed for it.
@@ -276,11 +275,12 @@ class LiveTable:
         if not clients:
             return
         shared = self.shared_text()
+        connected = json.dumps(self.connected())
         for client in clients:
             body = self.state_body(client, shared)
             if body != client.last:
                 client.last = body
-                client.send_text(self._state_text(body, client.seat))
+                client.send_text(self._state_text(body, client.seat, connected))
 
     # -- people ---------------------------------------------------------------------------
     async def join(self, seat: int, name: str, reserved_for: str | None = None) -> str:
