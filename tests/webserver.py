@@ -474,7 +474,9 @@ def check_messages(client: TableClient, records: dict[int, dict[str, Any]]) -> i
     ``keep``: the merge, which no history shows, with the dummy), its ``public``
     must equal :func:`euchre.view.public_json`, and no card may appear
     anywhere in the message that the view (or, for a spectator, the public part)
-    does not hold. Returns how many messages were checked."""
+    does not hold — but in ``last_hand``, the finished hand, public as its
+    record is, whose review may name any card of its deal. Returns how many
+    messages were checked."""
     checked = 0
     for message in client.messages:
         if message.get("type") != "state" or message["public"] is None:
@@ -509,9 +511,19 @@ def check_messages(client: TableClient, records: dict[int, dict[str, Any]]) -> i
             expected = View.of(state, seat, scores).to_json()
             assert view == expected, (message, expected)
             allowed = set(CARD_TOKEN.findall(json.dumps(expected)))
-        text = json.dumps(message).replace(message["table"]["table_id"], "#")
+        last = message.get("last_hand")
+        rest = {k: v for k, v in message.items() if k != "last_hand"}
+        text = json.dumps(rest).replace(message["table"]["table_id"], "#")
         found = set(CARD_TOKEN.findall(text))
         assert found <= allowed, f"seat {seat} was sent {found - allowed}: {message}"
+        if last is not None:
+            # the finished hand is public (its record): its review may name any of its cards
+            done = records.get(last["index"])
+            dealt = set() if done is None else set(CARD_TOKEN.findall(json.dumps(done["deal"])))
+            last_text = json.dumps(last).replace(message["table"]["table_id"], "#")
+            named = set(CARD_TOKEN.findall(last_text))
+            assert done is None or named <= dealt, f"last_hand names {named - dealt}: {message}"
+            assert done is not None or not named, f"last_hand of an unknown hand names {named}"
         checked += 1
     return checked
 
