@@ -7,6 +7,7 @@ bots/rule.py in tests/test_csearch_rule.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -15,7 +16,7 @@ import pytest
 from euchre import Card, Deal, HandState, Rules
 from euchre.bots import compiled
 from euchre.bots.rule import RuleBot
-from euchre.bots.search import LEVELS, SearchBot, finish_hand
+from euchre.bots.search import LEVELS, SearchBot, finish_hand, own_card
 from euchre.cards import cards_of
 from euchre.hand import FastHand, Phase
 from euchre.view import View
@@ -147,9 +148,18 @@ def test_weights_rekeeps_rollouts_and_solves_match_python() -> None:
             sample = as_state(h, view.rules, view.dealer)
             for infer in (False, True):
                 level = "hard" if infer else "medium"
-                bot.levels = {v: t[level] for v, t in LEVELS.items()}
-                for floor in (0.0, 1e-5):
-                    assert h.weight(seat, infer, floor) == bot.weight(sample, seat, floor)
+                # a partner's card plays are weighed with the level's epsilon
+                for peps in (None, 0.4):
+                    bot.levels = {
+                        v: dataclasses.replace(t[level], partner_epsilon=peps)
+                        for v, t in LEVELS.items()
+                    }
+                    eps = bot.level_for(view.rules).partner_eps()
+                    for floor in (0.0, 1e-5):
+                        got = h.weight(seat, infer, floor, eps)
+                        assert got == bot.weight(sample, seat, floor)
+                        if peps is None:  # the model's epsilon by default
+                            assert h.weight(seat, infer, floor) == got
             if view.merged and view.maker is not None and view.maker != seat:
                 mine, p = h.rule_keep()
                 theirs, q = bot.rule_keep(sample)
@@ -192,3 +202,31 @@ def test_compiled_search_bot_chooses_legal_actions(rules: Rules) -> None:
             assert a in v.legal
             state = state.apply(a)
     assert bot.samples > 0 and bot.rollouts > 0
+
+
+def test_own_card_sees_only_the_seats_view_and_matches_python() -> None:
+    """The compiled ``own_card`` (the own-play rollouts' card) depends only on
+    the view of the seat to act: two deals drawn for one view give the same
+    card from the same seed. It is the Python ``own_card``'s procedure: with
+    64 deals a card the two paths agree about as often as each path agrees
+    with itself on another seed (the choices are estimates of the same
+    expectation; ties go to the lower card on both)."""
+    same = cross = own = total = 0
+    for _st, view in positions(400, seed=21):
+        if view.phase != Phase.PLAY or len(view.tricks) == 4:
+            continue
+        h1, h2 = compiled.known(view).draw(5, 2)
+        assert h1.own_card(8, 3) == h2.own_card(8, 3)
+        fh = as_state(h1, view.rules, view.dealer).core
+        if fh.follow_mask(fh.turn).bit_count() < 2:
+            continue
+        a = h1.own_card(64, 99)
+        assert a in fh.legal_codes()
+        total += 1
+        same += a == h1.own_card(64, 7)
+        b = own_card(fh.copy(), fh.turn, 64, random.Random(7))
+        cross += a == b
+        own += b == own_card(fh.copy(), fh.turn, 64, random.Random(99))
+    assert total > 100
+    assert cross >= min(same, own) - 0.08 * total, (cross, same, own, total)
+    assert cross >= 0.7 * total

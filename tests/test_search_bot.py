@@ -32,8 +32,9 @@ from euchre.bots import (
     make_bot,
 )
 from euchre.bots.scoring import points_table, utility
-from euchre.bots.search import LEVELS, greedy_keep
-from euchre.cards import mask_of
+from euchre.bots.search import LEVELS, finish_hand, greedy_keep, own_card, play_voids
+from euchre.cards import EFFECTIVE_SUIT, SUIT_MASK, mask_of
+from euchre.hand import FastHand
 from euchre.rules import VARIANTS as RULE_VARIANTS
 from euchre.view import View
 
@@ -105,9 +106,10 @@ def test_names_and_levels() -> None:
 
 def test_levels_by_variant() -> None:
     """``LEVELS`` has every level for every variant, each named as its key;
-    the variants differ only at hard and expert, in the card play's
-    oversampling (partnership 32, Cutthroat 8 like the decisions before the
-    play) and the maker's edge (Cutthroat 0.1, partnership 0)."""
+    the variants differ only at hard and expert: Cutthroat judges its card
+    play by own-play rollouts (8 weighed deals per deal, like the decisions
+    before the play), partnership solves 32x-weighed deals, weighs a
+    partner's card plays loosely and keeps a small margin."""
     assert set(LEVELS) == set(RULE_VARIANTS)
     for table in LEVELS.values():
         assert tuple(table) == SEARCH_LEVELS
@@ -115,12 +117,23 @@ def test_levels_by_variant() -> None:
     cut, part = LEVELS["cutthroat"], LEVELS["partnership"]
     for name in SEARCH_LEVELS:
         assert cut[name].play_oversample == cut[name].oversample
+        assert cut[name].maker_edge == part[name].maker_edge == 0.0
         if name in ("easy", "medium"):
-            assert part[name] == cut[name] and cut[name].maker_edge == 0.0
+            assert part[name] == cut[name]
+            assert cut[name].own_samples == cut[name].play_own == 0
         else:
-            assert cut[name].oversample == 8 and cut[name].maker_edge == 0.1
-            assert part[name].play_oversample == 32 and part[name].maker_edge == 0.0
-            same = dataclasses.replace(part[name], play_oversample=8, maker_edge=0.1)
+            assert cut[name].oversample == 8 and cut[name].play_own > 0
+            assert cut[name].own_samples == part[name].own_samples > 0
+            assert part[name].play_oversample == 32 and part[name].play_own == 0
+            assert part[name].partner_eps() > cut[name].partner_eps()
+            same = dataclasses.replace(
+                part[name],
+                play_oversample=8,
+                play_own=cut[name].play_own,
+                margin=cut[name].margin,
+                se_factor=cut[name].se_factor,
+                partner_epsilon=None,
+            )
             assert same == cut[name]
 
 
@@ -412,7 +425,8 @@ def test_easy_does_less_work_than_hard() -> None:
         decide(easy, state, seat)
         decide(hard, state, seat)
     assert easy.samples * 2 < hard.samples
-    assert easy.solves < hard.solves
+    # hard judges Cutthroat card plays by rollouts, easy by solving
+    assert easy.solves + easy.rollouts < hard.solves + hard.rollouts
     assert easy.rollouts < hard.rollouts
 
 
@@ -424,7 +438,9 @@ def test_open_decisions_draw_more_rollouts() -> None:
     hard = make_bot("search:hard", 2)
     flat = make_bot("search:hard", 2)
     assert isinstance(hard, SearchBot) and isinstance(flat, SearchBot)
-    set_level(flat, Rules(), max_rollouts=0)
+    # rule-bot rollouts: the batches are the point here, and they are quick
+    set_level(hard, Rules(), own_samples=0)
+    set_level(flat, Rules(), max_rollouts=0, own_samples=0)
     used: dict[str, list[int]] = {"hard": [], "flat": []}
     rng = random.Random(11)
     for i in range(16):
@@ -457,12 +473,13 @@ def test_maker_edge_credits_rollouts_that_end_with_me_as_maker(variant: Variant)
     unused = make_bot("search:hard", 4)
     assert isinstance(plain, SearchBot) and isinstance(edged, SearchBot)
     assert isinstance(unused, SearchBot)
-    # the defaults: hard credits a Cutthroat maker 0.1, a partnership maker nothing
-    assert plain.level_for(rules).maker_edge == (0.1 if rules.cutthroat else 0.0)
+    # the defaults: hard credits no maker (its own-play rollouts play the
+    # bot's cards as the search does, the edge stood in for that)
+    assert plain.level_for(rules).maker_edge == 0.0
     # one batch each, no edge in either variant
-    for bot in (plain, edged, unused):
-        set_level(bot, rules, max_rollouts=0, maker_edge=0.0)
-        set_level(bot, other, max_rollouts=0, maker_edge=0.0)
+    for bot in (plain, edged, unused):  # rule-bot rollouts, for speed
+        set_level(bot, rules, max_rollouts=0, maker_edge=0.0, own_samples=0)
+        set_level(bot, other, max_rollouts=0, maker_edge=0.0, own_samples=0)
     set_level(edged, rules, maker_edge=0.5)
     set_level(unused, other, maker_edge=0.5)
     rng = random.Random(5)
@@ -477,6 +494,85 @@ def test_maker_edge_credits_rollouts_that_end_with_me_as_maker(variant: Variant)
         assert base[pass_] - 1e-9 <= more[pass_] <= base[pass_] + 0.5 + 1e-9
         gained += more[pass_] - base[pass_]
     assert gained < 8 * 0.5 - 0.1  # a pass does not always end with the seat making
+
+
+# -- the search's own card play in rollouts ------------------------------------------------------
+
+
+def play_positions(rules: Rules, count: int, seed: int) -> list[tuple[HandState, int]]:
+    """Card plays with a real choice before the last trick."""
+    out = [
+        (st, seat)
+        for st, seat in positions(rules, 6 * count, seed)
+        if st.phase == Phase.PLAY and len(st.core.trick_log) < 4
+    ]
+    assert len(out) >= count
+    return out[:count]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_own_card_sees_only_the_seats_view(variant: Variant) -> None:
+    """``own_card`` (the card the own-play rollouts play for the bot's side)
+    depends only on what the seat to act sees (RULES.md §6): on two deals
+    that show the seat the same view it plays the same card with the same
+    generator. The card is legal, and a seat never breaks a void it showed."""
+    rules = Rules(variant=variant)
+    differed = 0
+    for state, seat in play_positions(rules, 12, 3):
+        view = View.of(state, seat)
+        draw = view.sampler()
+        rng = random.Random(1)
+        a, b = draw(rng), draw(rng)
+        assert View.of(a, seat).to_json() == View.of(b, seat).to_json()
+        differed += any(a.core.hands[s] != b.core.hands[s] for s in range(rules.seats))
+        ca = own_card(a.core, seat, 8, random.Random(9))
+        cb = own_card(b.core, seat, 8, random.Random(9))
+        assert ca is not None and ca == cb
+        assert ca in state.core.legal_codes()
+    assert differed >= 6  # the hidden hands did differ
+
+
+def test_play_voids_are_the_suits_not_followed() -> None:
+    """``play_voids``: a seat that did not follow the suit led is void in all
+    of it (the effective suit: the left bower is a trump), and holds none."""
+    for rules in (Rules(), Rules(variant="partnership")):
+        shown = 0
+        for state, _seat in play_positions(rules, 30, 8):
+            h = state.core
+            voids = play_voids(h)
+            eff, smask = EFFECTIVE_SUIT[h.trump], SUIT_MASK[h.trump]
+            want = [0] * 4
+            for leader, tcards, _ in [*h.trick_log, (h.leader, h.trick, -1)]:
+                seat = leader
+                for c in tcards[1:]:
+                    seat = h.next_active(seat)
+                    if eff[c] != eff[tcards[0]]:
+                        want[seat] |= smask[eff[tcards[0]]]
+            assert voids == want
+            shown += sum(1 for v in want if v)
+            for s in range(rules.seats):
+                assert not h.hands[s] & voids[s]
+        assert shown > 5
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_own_play_rollouts_finish_the_hand(variant: Variant) -> None:
+    """``finish_hand`` with own play (``Level.own_samples``) plays every hand
+    to its end with legal cards and the scoring table's points, and the
+    bot's side plays as ``own_card`` chooses where it has a choice."""
+    rules = Rules(variant=variant)
+    model = RuleBot(random.Random(0))
+    for state, seat in play_positions(rules, 10, 5):
+        h = state.core.copy()
+        done = finish_hand(h, state, model, "rule", None, seat, 4, random.Random(2))
+        assert done is not None and h.over
+        points, made = done
+        assert list(points) == h.points_for(made)
+        # replaying the history from the deal is legal throughout
+        replay = FastHand.new(rules, state.dealer, state.deal)
+        for _s, code in h.history:
+            assert replay.step_recorded(code) is None
+        assert replay.over and replay.points == h.points
 
 
 # -- scoring helpers ------------------------------------------------------------------------------

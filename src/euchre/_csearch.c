@@ -281,6 +281,7 @@ static PyObject *Hand_finish(HandObject *self, PyObject *arg);
 static PyObject *Hand_weight(HandObject *self, PyObject *args);
 static PyObject *Hand_rule_keep(HandObject *self, PyObject *Py_UNUSED(ignored));
 static PyObject *Hand_move_tricks(HandObject *self, PyObject *arg);
+static PyObject *Hand_own_card(HandObject *self, PyObject *args);
 
 static PyMethodDef Hand_methods[] = {
     {"step", (PyCFunction)Hand_step, METH_O, "Apply a legal action code (ValueError if illegal)."},
@@ -300,6 +301,9 @@ static PyMethodDef Hand_methods[] = {
      "SearchBot.rule_keep: (hand, probability)."},
     {"move_tricks", (PyCFunction)Hand_move_tricks, METH_O,
      "SearchBot._move_tricks: the maker side's tricks after each of a list of codes."},
+    {"own_card", (PyCFunction)Hand_own_card, METH_VARARGS,
+     "search.own_card(seat, deals, seed) for the seat to act in the play: the card's "
+     "code, or None if no deal could be drawn."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -358,38 +362,28 @@ static PyObject *mod_greedy_keep(PyObject *m, PyObject *args) {
 
 /* --- rollouts and inference ------------------------------------------------------ */
 
+static int cs_finish_own(Hand *h, int me, int smart, int nsamp, Rng *r);
+
 /* search.finish_hand with play="rule": continue ``h`` (changed) to the end:
  * the rule bot for every seat, greedy_keep for a merging Cutthroat maker,
  * seat ``me`` as a Cutthroat maker always merges. 0 if played out, -1 if
  * thrown in. */
-static int cs_finish(Hand *h, int me) {
-    while (h->phase != P_OVER) {
-        int p = h->phase;
-        if (p == P_PLAY) {
-            uint64_t m = ch_follow_mask(h, h->turn);
-            if (!(m & (m - 1)))
-                ch_step(h, K_PLAY | (uint64_t)ch_lsb(m) << 4);
-            else
-                ch_step(h, cr_choose(h, h->turn));
-            continue;
-        }
-        if (p == P_KEEP) {
-            uint64_t keep = cr_greedy_keep(h->hands[h->maker] | h->dummy, h->trump);
-            ch_step(h, K_KEEP | keep << 4);
-            continue;
-        }
-        if (p == P_MAKER && h->turn == me) {
-            ch_step(h, K_MERGE);
-            continue;
-        }
-        ch_step(h, cr_choose(h, h->turn));
-    }
-    return h->thrown_in ? -1 : 0;
+static int cs_finish(Hand *h, int me) { return cs_finish_own(h, me, 0, 0, NULL); }
+
+/* The seats of ``me``'s side as a mask: ``me`` and, in partnership, its partner. */
+static int side_mask(const Hand *h, int me) {
+    int m = 0;
+    for (int t = 0; t < h->n; t++)
+        if (t == me || (!h->cut && (t & 1) == (me & 1)))
+            m |= 1 << t;
+    return m;
 }
 
 /* SearchBot.weight: the rule bot's probability of the other seats' past
- * decisions on this deal (stopping below ``floor``). */
-static double cs_weight(const Hand *sample, int seat, int infer_plays, double floor) {
+ * decisions on this deal (stopping below ``floor``); a partner's card plays
+ * (partnership) are weighed with ``peps`` instead of the model's epsilon. */
+static double cs_weight(const Hand *sample, int seat, int infer_plays, double floor,
+                        double peps) {
     int8_t seats[CH_MAX_HISTORY];
     uint64_t codes[CH_MAX_HISTORY];
     int nh = ch_history(sample, seats, codes);
@@ -406,7 +400,7 @@ static double cs_weight(const Hand *sample, int seat, int infer_plays, double fl
             if (cur.phase == P_PLAY) {
                 uint64_t m = ch_follow_mask(&cur, s);
                 if (m & (m - 1)) {
-                    double eps = CR_EPSILON;
+                    double eps = (!cur.cut && (s & 1) == (seat & 1)) ? peps : CR_EPSILON;
                     if (cr_choose(&cur, s) == code)
                         w *= 1.0 - eps;
                     else
@@ -475,10 +469,10 @@ static PyObject *Hand_finish(HandObject *self, PyObject *arg) {
 
 static PyObject *Hand_weight(HandObject *self, PyObject *args) {
     int seat, infer;
-    double floor;
-    if (!PyArg_ParseTuple(args, "ipd", &seat, &infer, &floor))
+    double floor, peps = CR_EPSILON;
+    if (!PyArg_ParseTuple(args, "ipd|d", &seat, &infer, &floor, &peps))
         return NULL;
-    return PyFloat_FromDouble(cs_weight(&self->h, seat, infer, floor));
+    return PyFloat_FromDouble(cs_weight(&self->h, seat, infer, floor, peps));
 }
 
 static PyObject *Hand_rule_keep(HandObject *self, PyObject *Py_UNUSED(ignored)) {
@@ -786,7 +780,7 @@ typedef struct {
  * the number listed, or -1 (no consistent deal) / -2 (a bug: a sampled deal
  * does not replay). */
 static int weighed_samples(const Known *kn, Rng *r, int k, int oversample, int infer_plays,
-                           Sample *draws, Sample *out) {
+                           double peps, Sample *draws, Sample *out) {
     int n = k * (oversample > 1 ? oversample : 1);
     int rekeep = kn->merged && kn->maker >= 0 && kn->maker != kn->seat;
     double total = 0.0;
@@ -800,7 +794,7 @@ static int weighed_samples(const Known *kn, Rng *r, int k, int oversample, int i
             f = cs_rule_keep(&st, &draws[i].h);
         else
             draws[i].h = st;
-        draws[i].w = f * cs_weight(&draws[i].h, kn->seat, infer_plays, WEIGHT_FLOOR);
+        draws[i].w = f * cs_weight(&draws[i].h, kn->seat, infer_plays, WEIGHT_FLOOR, peps);
     }
     for (int i = 0; i < n; i++)
         total += draws[i].w;
@@ -998,6 +992,199 @@ static int move_tricks(const Hand *h, const uint64_t *codes, int ncodes, int *ou
     return 1;
 }
 
+/* --- the search's own card play in rollouts (Level.rollout == "own") ----------------- */
+
+/* The effective suits each seat has shown void in during the play of ``h``
+ * (as card masks of those suits). */
+static void play_voids(const Hand *h, uint64_t *vm) {
+    int t = h->trump;
+    for (int s = 0; s < 4; s++)
+        vm[s] = 0;
+    for (int i = 0; i <= h->nlog; i++) {
+        const int8_t *cards;
+        int nc, seat;
+        if (i < h->nlog) {
+            cards = h->log[i].cards, nc = h->log[i].ncards, seat = h->log[i].leader;
+        } else {
+            cards = h->trick, nc = h->ntrick, seat = h->leader;
+        }
+        if (nc <= 0 || seat < 0)
+            continue;
+        int led = CH_EFF[t][cards[0]];
+        for (int j = 1; j < nc; j++) {
+            seat = ch_next_active(h, seat);
+            if (CH_EFF[t][cards[j]] != led)
+                vm[seat] |= CH_SMASK[t][led];
+        }
+    }
+}
+
+/* search.own_card: the card seat ``s`` plays in a rollout, as the search
+ * plays: ``nsamp`` deals in which the cards ``s`` cannot see are dealt anew
+ * to the other active seats (their hand sizes and the voids they showed
+ * kept, a picked-up card left with the dealer until played; the bids not
+ * weighed), each solved double-dummy; the card with the most utility for
+ * ``s`` (its points minus the others' mean in Cutthroat, side minus side in
+ * partnership) summed over the deals, ties to the lower card. 0 if no deal
+ * could be drawn. It depends only on what ``s`` sees. */
+static uint64_t cs_own_card(const Hand *h, int s, int nsamp, Rng *r) {
+    int n = h->n;
+    uint64_t played = ch_played(h);
+    uint64_t fixed[4] = {0, 0, 0, 0}; /* the up card the dealer picked up and has not played */
+    if (h->picked == 1 && s != h->dealer && !(played >> h->up & 1))
+        fixed[h->dealer] = 1ULL << h->up;
+    uint64_t known = h->hands[s] | played | fixed[0] | fixed[1] | fixed[2] | fixed[3];
+    if (h->picked == 0)
+        known |= 1ULL << h->up; /* turned down */
+    if (s == h->dealer && h->picked == 1 && h->dealer_discard >= 0)
+        known |= 1ULL << h->dealer_discard;
+    if (h->cut && h->merged && s == h->maker)
+        known |= h->maker_discards;
+    uint64_t unknown = CH_DECK[h->r.deck] & ~known;
+    int8_t pool[40];
+    int np = 0;
+    for (uint64_t u = unknown; u && np < 40; u &= u - 1)
+        pool[np++] = (int8_t)ch_lsb(u);
+    uint64_t vm[4];
+    play_voids(h, vm);
+    int others[4], need[4], no = 0;
+    for (int t = 0; t < n; t++) {
+        if (t == s || (h->out >> t & 1))
+            continue;
+        others[no] = t;
+        need[no++] = ch_popcount(h->hands[t]) - ch_popcount(fixed[t]);
+    }
+    uint64_t legal = ch_follow_mask(h, s);
+    int ids[16];
+    double score[16];
+    int nl = 0;
+    for (uint64_t m = legal; m; m &= m - 1) {
+        ids[nl] = ch_lsb(m);
+        score[nl++] = 0.0;
+    }
+    /* the utility of each count of the maker side's tricks, for s */
+    double util[6];
+    for (int made = 0; made < 6; made++) {
+        int pts[4];
+        ch_points_for(h, made, pts);
+        double u;
+        if (h->cut) {
+            double o = 0.0;
+            for (int t = 0; t < n; t++)
+                if (t != s)
+                    o += pts[t];
+            u = pts[s] - o / (n - 1);
+        } else {
+            u = pts[s & 1] - pts[(s & 1) ^ 1];
+        }
+        util[made] = u;
+    }
+    int solved = 0;
+    for (int d = 0; d < nsamp; d++) {
+        uint64_t got[4] = {0, 0, 0, 0};
+        int ok = 0;
+        for (int tries = 0; tries < 8 && !ok; tries++) {
+            rng_shuffle(r, pool, np);
+            uint8_t used[40] = {0};
+            ok = 1;
+            for (int i = 0; i < no && ok; i++) {
+                int t = others[i], want = need[i];
+                uint64_t g = 0;
+                for (int j = 0; j < np && want; j++) {
+                    if (used[j] || (vm[t] >> pool[j] & 1))
+                        continue;
+                    used[j] = 1;
+                    g |= 1ULL << pool[j];
+                    want--;
+                }
+                if (want)
+                    ok = 0;
+                got[t] = g | fixed[t];
+            }
+        }
+        if (!ok)
+            continue;
+        Hand hh = *h;
+        for (int i = 0; i < no; i++)
+            hh.hands[others[i]] = got[others[i]];
+        Core c;
+        if (core_init(&c, &hh) < 0) {
+            core_free(&c);
+            continue;
+        }
+        int cid[16], val[16];
+        int nv = core_move_values(&c, cid, val);
+        core_free(&c);
+        if (nv < 0)
+            continue;
+        for (int i = 0; i < nl; i++)
+            for (int j = 0; j < nv; j++)
+                if (cid[j] == ids[i])
+                    score[i] += util[val[j]];
+        solved++;
+    }
+    if (!solved)
+        return 0;
+    int best = 0;
+    for (int i = 1; i < nl; i++)
+        if (score[i] > score[best] + 1e-9)
+            best = i;
+    return K_PLAY | (uint64_t)ids[best] << 4;
+}
+
+/* cs_finish, but the seats of ``smart`` (a mask) play their cards as the
+ * search does (cs_own_card with ``nsamp`` deals from ``r``) instead of by
+ * the rule bot (search.finish_hand with ``own``). */
+static int cs_finish_own(Hand *h, int me, int smart, int nsamp, Rng *r) {
+    while (h->phase != P_OVER) {
+        int p = h->phase;
+        if (p == P_PLAY) {
+            int t = h->turn;
+            uint64_t m = ch_follow_mask(h, t);
+            uint64_t code = 0;
+            if (!(m & (m - 1)))
+                code = K_PLAY | (uint64_t)ch_lsb(m) << 4;
+            else if ((smart >> t & 1) && h->nlog < 4)
+                code = cs_own_card(h, t, nsamp, r);
+            if (!code)
+                code = cr_choose(h, t);
+            ch_step(h, code);
+            continue;
+        }
+        if (p == P_KEEP) {
+            uint64_t keep = cr_greedy_keep(h->hands[h->maker] | h->dummy, h->trump);
+            ch_step(h, K_KEEP | keep << 4);
+            continue;
+        }
+        if (p == P_MAKER && h->turn == me) {
+            ch_step(h, K_MERGE);
+            continue;
+        }
+        ch_step(h, cr_choose(h, h->turn));
+    }
+    return h->thrown_in ? -1 : 0;
+}
+
+static PyObject *Hand_own_card(HandObject *self, PyObject *args) {
+    int deals;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iK", &deals, &seed))
+        return NULL;
+    if (self->h.phase != P_PLAY || deals < 1 || deals > 64) {
+        PyErr_SetString(PyExc_ValueError, "own_card: a hand in its play, 1 to 64 deals");
+        return NULL;
+    }
+    Rng r;
+    rng_seed(&r, seed);
+    uint64_t code;
+    Py_BEGIN_ALLOW_THREADS
+    code = cs_own_card(&self->h, self->h.turn, deals, &r);
+    Py_END_ALLOW_THREADS
+    if (!code)
+        Py_RETURN_NONE;
+    return PyLong_FromUnsignedLongLong(code);
+}
+
 static PyObject *Hand_move_tricks(HandObject *self, PyObject *arg) {
     if (!PyList_Check(arg) || PyList_GET_SIZE(arg) < 1 || PyList_GET_SIZE(arg) > 16) {
         PyErr_SetString(PyExc_TypeError, "codes: a list of 1 to 16 card-play codes");
@@ -1183,7 +1370,8 @@ static int batch_args(int k, int oversample, Sample **draws, Sample **kept) {
 static PyObject *Search_samples(SearchObject *self, PyObject *args) {
     unsigned long long seed;
     int k, over, infer;
-    if (!PyArg_ParseTuple(args, "Kiip", &seed, &k, &over, &infer))
+    double peps = CR_EPSILON;
+    if (!PyArg_ParseTuple(args, "Kiip|d", &seed, &k, &over, &infer, &peps))
         return NULL;
     Sample *draws, *kept;
     if (batch_args(k, over, &draws, &kept) < 0)
@@ -1193,7 +1381,7 @@ static PyObject *Search_samples(SearchObject *self, PyObject *args) {
     rng_seed(&r, seed);
     int m;
     Py_BEGIN_ALLOW_THREADS
-    m = weighed_samples(&self->k, &r, k, over, infer, draws, kept);
+    m = weighed_samples(&self->k, &r, k, over, infer, peps, draws, kept);
     Py_END_ALLOW_THREADS
     PyObject *out = NULL;
     if (m < 0) {
@@ -1227,10 +1415,15 @@ done:
  * | p3 << 9 with 1 << 12 when the deciding seat ends on the maker's side. */
 static PyObject *Search_decide(SearchObject *self, PyObject *args) {
     unsigned long long seed;
-    int k, over, infer;
+    int k, over, infer, own = 0;
+    double peps = CR_EPSILON;
     PyObject *cands;
-    if (!PyArg_ParseTuple(args, "KiipO", &seed, &k, &over, &infer, &cands))
+    if (!PyArg_ParseTuple(args, "KiipO|id", &seed, &k, &over, &infer, &cands, &own, &peps))
         return NULL;
+    if (own < 0 || own > 64) {
+        PyErr_SetString(PyExc_ValueError, "own: 0 to 64 deals per card play");
+        return NULL;
+    }
     if (!PyList_Check(cands) || PyList_GET_SIZE(cands) < 1 ||
         PyList_GET_SIZE(cands) > MAX_CANDIDATES) {
         PyErr_SetString(PyExc_TypeError, "candidates: a list of 1 to 300 action codes");
@@ -1254,7 +1447,7 @@ static PyObject *Search_decide(SearchObject *self, PyObject *args) {
     rng_seed(&r, seed);
     int m, bad = 0, me = self->k.seat;
     Py_BEGIN_ALLOW_THREADS
-    m = weighed_samples(&self->k, &r, k, over, infer, draws, kept);
+    m = weighed_samples(&self->k, &r, k, over, infer, peps, draws, kept);
     for (int j = 0; j < m && !bad; j++) {
         for (int i = 0; i < nc; i++) {
             Hand h = kept[j].h;
@@ -1264,7 +1457,7 @@ static PyObject *Search_decide(SearchObject *self, PyObject *args) {
             }
             ch_step(&h, codes[i]);
             int o;
-            if (cs_finish(&h, me) < 0) {
+            if (cs_finish_own(&h, me, own ? side_mask(&h, me) : 0, own, &r) < 0) {
                 o = -1;
             } else {
                 o = 0;
@@ -1318,10 +1511,15 @@ done:
  * on every deal: maker and lone players are public in the play). */
 static PyObject *Search_play(SearchObject *self, PyObject *args) {
     unsigned long long seed;
-    int k, over, infer;
+    int k, over, infer, own = 0;
+    double peps = CR_EPSILON;
     PyObject *cands;
-    if (!PyArg_ParseTuple(args, "KiipO", &seed, &k, &over, &infer, &cands))
+    if (!PyArg_ParseTuple(args, "KiipO|id", &seed, &k, &over, &infer, &cands, &own, &peps))
         return NULL;
+    if (own < 0 || own > 64) {
+        PyErr_SetString(PyExc_ValueError, "own: 0 to 64 deals per card play");
+        return NULL;
+    }
     if (!PyList_Check(cands) || PyList_GET_SIZE(cands) < 1 || PyList_GET_SIZE(cands) > 16) {
         PyErr_SetString(PyExc_TypeError, "codes: a list of 1 to 16 card-play codes");
         return NULL;
@@ -1348,7 +1546,7 @@ static PyObject *Search_play(SearchObject *self, PyObject *args) {
     rng_seed(&r, seed);
     int m, bad = 0, solves = 0;
     Py_BEGIN_ALLOW_THREADS
-    m = weighed_samples(&self->k, &r, k, over, infer, draws, kept);
+    m = weighed_samples(&self->k, &r, k, over, infer, peps, draws, kept);
     for (int j = 0; j < m && !bad; j++) {
         const Hand *h = &kept[j].h;
         for (int i = 0; i < nc; i++)
@@ -1356,6 +1554,16 @@ static PyObject *Search_play(SearchObject *self, PyObject *args) {
                 bad = 1;
         if (bad)
             break;
+        if (own && h->nlog < 4) {
+            int me = self->k.seat, smart = side_mask(h, me);
+            for (int i = 0; i < nc; i++) {
+                Hand c = *h;
+                ch_step(&c, codes[i]);
+                cs_finish_own(&c, me, smart, own, &r);
+                res[j * 16 + i] = ch_side_tricks(&c);
+            }
+            continue;
+        }
         int e = move_tricks(h, codes, nc, &res[j * 16]);
         if (e < 0)
             bad = 2;
@@ -1455,6 +1663,7 @@ static PyMethodDef mod_methods[] = {
 };
 
 static int mod_exec(PyObject *module) {
+
     ModState *st = PyModule_GetState(module);
     ch_build_tables();
     ch_build_combos();

@@ -23,9 +23,12 @@ class Hand:
     def state(self) -> dict[str, object]: ...
     def rule_code(self) -> int: ...
     def finish(self, me: int, /) -> tuple[list[int], int] | None: ...
-    def weight(self, seat: int, infer_plays: bool, floor: float, /) -> float: ...
+    def weight(
+        self, seat: int, infer_plays: bool, floor: float, partner_eps: float = ..., /
+    ) -> float: ...
     def rule_keep(self) -> tuple[Hand, float]: ...
     def move_tricks(self, codes: list[int], /) -> list[int]: ...
+    def own_card(self, deals: int, seed: int, /) -> int | None: ...
 
 class Search:
     """What one seat knows of a hand (``bots.compiled.known``)."""
@@ -51,13 +54,29 @@ class Search:
     ) -> None: ...
     def draw(self, seed: int, n: int, /) -> list[Hand]: ...
     def samples(
-        self, seed: int, k: int, oversample: int, infer_plays: bool, /
+        self, seed: int, k: int, oversample: int, infer_plays: bool, partner_eps: float = ..., /
     ) -> list[tuple[Hand, float]]: ...
     def decide(
-        self, seed: int, k: int, oversample: int, infer_plays: bool, candidates: list[int], /
+        self,
+        seed: int,
+        k: int,
+        oversample: int,
+        infer_plays: bool,
+        candidates: list[int],
+        own: int = ...,
+        partner_eps: float = ...,
+        /,
     ) -> tuple[list[float], list[list[int]]]: ...
     def play(
-        self, seed: int, k: int, oversample: int, infer_plays: bool, codes: list[int], /
+        self,
+        seed: int,
+        k: int,
+        oversample: int,
+        infer_plays: bool,
+        codes: list[int],
+        own: int = ...,
+        partner_eps: float = ...,
+        /,
     ) -> tuple[list[float], list[list[int]], int, list[tuple[int, ...]]]: ...
 
 def value(hand: int, trump: int, dead: int, deck: int, /) -> float: ...

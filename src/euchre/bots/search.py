@@ -33,22 +33,37 @@ whose weight falls below ``_FLOOR`` is not replayed further.
 the last trick is simply played out); the maker side's tricks are turned
 into points with the scoring table of the hand and into utility; the
 weighted average picks the card (ties: more of my side's tricks, then the
-lower card).
+lower card). At the levels with ``Level.play_own`` (Cutthroat hard and
+expert) each card is instead played out on each sample in an *own-play
+rollout*: the other seats by the rule bot (the model of them), the bot's
+own later cards as the search plays them, cheaply (``own_card``). Solving
+assumes every seat sees every card; the rollout plays against the
+opponents the model expects, which is what the bot faces.
+
+**Own-play rollouts.** ``own_card`` plays a card for a seat as the search
+would, at a fraction of the cost: a few deals in which the cards the seat
+cannot see are dealt anew to the others (hand sizes and the voids shown in
+the play kept, the bids not weighed), each solved, the card worth most to
+the seat on the sum. ``finish_hand`` with ``own`` deals plays the bot's side
+(the bot and, in partnership, its partner) this way and the others by the
+rule bot.
 
 **Decisions before the play** (joker call, bids, pick-up and discard,
 alone, the Cutthroat maker's alone-or-merge and keep-five-of-ten) are *not*
 sampled-and-solved as if the bot would see all cards later (strategy fusion
 overbids). Each candidate action is applied on every sampled deal (the same
 deals for every candidate: common random numbers), then the rest of the hand
-follows a fixed policy: the rule bot for every seat — the other seats' later
-calls, the bot's own later calls, and the card play — with a fast greedy
-keep-five (``greedy_keep``) for any Cutthroat maker who merges; the points of
-that hand are the sample's outcome. Rule-bot play is the honest choice (the
-bot will not see the cards later; double-dummy play from the position after
-the decision, ``Level.rollout="solve"``, is the alternative, and measured a
-little worse). The later decisions of the other seats are simulated, never
-solved. The bot's own later Cutthroat maker choice in a rollout is always
-to merge (going alone earns no bonus there). The 252 keep candidates are
+follows a fixed policy: the rule bot for every seat's later calls (the bot's
+own too), with a fast greedy keep-five (``greedy_keep``) for any Cutthroat
+maker who merges, and the card play by the rule bot — except, at the
+levels with ``Level.own_samples`` (hard, expert), the cards of the bot's
+side, played as the search plays them (own-play rollouts, above); the
+points of that hand are the sample's outcome. Honest play is the point
+(the bot will not see the cards later; double-dummy play from the position
+after the decision, ``Level.rollout="solve"``, measured a little worse).
+The later decisions of the other seats are simulated, never solved. The
+bot's own later Cutthroat maker choice in a rollout is always to merge
+(going alone earns no bonus there). The 252 keep candidates are
 first filtered to the best few by ``rule.strength`` (the rule bot's own keep
 is added). The rule bot's own choice is the default: another action must
 beat it by ``Level.margin`` plus one standard error of the estimated
@@ -90,7 +105,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from ..actions import KEEP, MERGE, PLAY, Action
-from ..cards import EFFECTIVE_SUIT, POWER, Rank
+from ..cards import EFFECTIVE_SUIT, POWER, SUIT_MASK, Rank, deck_mask, ids_of
 from ..hand import FastHand, HandState, Phase
 from ..rules import Rules
 from ..solver import Solver
@@ -106,6 +121,8 @@ __all__ = [
     "SearchBot",
     "finish_hand",
     "greedy_keep",
+    "own_card",
+    "play_voids",
 ]
 
 _MK, _KP, _PL, _OV = Phase.MAKER, Phase.KEEP, Phase.PLAY, Phase.OVER
@@ -139,10 +156,11 @@ class Level:
     #: standard errors of the estimated gain a deviation must also clear
     se_factor: float = 1.0
     #: utility added to a rollout before the play that ends with the deciding
-    #: seat on the maker's side. The rollouts play the bot's cards by the rule
-    #: bot, but the bot plays them by search, which gains more over the rule
-    #: bot as maker than as defender (see docs/strength.md for
-    #: the paired measurement).
+    #: seat on the maker's side. Rule-bot rollouts play the bot's cards by the
+    #: rule bot, but the bot plays them by search, which gains more over the
+    #: rule bot as maker than as defender (see docs/strength.md for the
+    #: paired measurement). No level uses it since the own-play rollouts
+    #: (``own_samples``) play those cards as the search does.
     maker_edge: float = 0.0
     #: a decision before the play whose outcome is still open after its
     #: rollout budget draws further batches of deals, up to this many
@@ -151,6 +169,20 @@ class Level:
     #: a candidate's gain over the rule bot's choice counts as settled when
     #: it is this many standard errors away from the margin
     settle_z: float = 2.0
+    #: the rollouts before the play play the cards of the bot's side as the
+    #: search does, with this many deals per card (0: by the rule bot)
+    own_samples: int = 0
+    #: a card play is judged by own-play rollouts (as ``own_samples``) with
+    #: this many deals per card instead of solving each deal (0: solve)
+    play_own: int = 0
+    #: the epsilon a partner's card plays (partnership) are weighed with in
+    #: the inference (None: the model's, ``RuleBot.epsilon``): a partner
+    #: who plays by search rather than by the rule bot is modeled more loosely
+    partner_epsilon: float | None = None
+
+    def partner_eps(self) -> float:
+        """The epsilon of a partner's card plays in the inference."""
+        return RuleBot.epsilon if self.partner_epsilon is None else self.partner_epsilon
 
     def decision_samples(self, candidates: int) -> int:
         """Deals to sample for a decision with this many candidate actions."""
@@ -189,9 +221,11 @@ _CUTTHROAT_LEVELS: Final = {
         infer_plays=True,
         oversample=8,
         play_oversample=8,
-        margin=0.1,
+        margin=0.0,
+        se_factor=0.5,
         max_rollouts=800,
-        maker_edge=0.1,
+        own_samples=6,
+        play_own=4,
     ),
     "expert": Level(
         "expert",
@@ -202,23 +236,35 @@ _CUTTHROAT_LEVELS: Final = {
         infer_plays=True,
         oversample=8,
         play_oversample=8,
-        margin=0.05,
+        margin=0.0,
+        se_factor=0.5,
         max_rollouts=1600,
-        maker_edge=0.1,
+        own_samples=8,
+        play_own=6,
     ),
 }
 
+
+def _partnership(level: Level) -> Level:
+    """A Cutthroat level (hard, expert) as partnership plays it: a card play
+    weighs 32 deals per deal it solves and solves them (own-play rollouts
+    lost there), a partner's card plays are weighed loosely, and a
+    deviation from the rule bot's call must clear a small margin."""
+    return replace(
+        level, play_oversample=32, play_own=0, margin=0.03, se_factor=1.0, partner_epsilon=0.5
+    )
+
+
 #: The levels by variant, then by name. The variants gain from the knobs
-#: differently (see docs/strength.md): at hard and expert a
-#: partnership card play weighs 32 deals per deal it solves (Cutthroat: 8,
-#: as its decisions before the play) and its rollouts credit the maker's
-#: side nothing (Cutthroat: 0.1).
+#: differently (see docs/strength.md): at hard and expert the Cutthroat
+#: card play is judged by own-play rollouts against rule-bot opponents, the
+#: partnership card play by solving 32x-weighed deals (``_partnership``).
 LEVELS: Final[dict[str, dict[str, Level]]] = {
     "cutthroat": _CUTTHROAT_LEVELS,
     "partnership": {
         **_CUTTHROAT_LEVELS,
-        "hard": replace(_CUTTHROAT_LEVELS["hard"], play_oversample=32, maker_edge=0.0),
-        "expert": replace(_CUTTHROAT_LEVELS["expert"], play_oversample=32, maker_edge=0.0),
+        "hard": _partnership(_CUTTHROAT_LEVELS["hard"]),
+        "expert": _partnership(_CUTTHROAT_LEVELS["expert"]),
     },
 }
 
@@ -260,6 +306,106 @@ def greedy_keep(pool: int, trump: int) -> int:
     return m
 
 
+def play_voids(h: FastHand) -> list[int]:
+    """The cards of the effective suits each seat has shown void in during
+    the play of ``h`` (a mask per seat): a seat that did not follow the suit
+    led holds none of it."""
+    t = h.trump
+    eff = EFFECTIVE_SUIT[t]
+    out = [0] * 4
+    tricks = [(leader, cards) for leader, cards, _ in h.trick_log]
+    tricks.append((h.leader, h.trick))
+    for seat, cards in tricks:
+        if not cards or seat < 0:
+            continue
+        led = eff[cards[0]]
+        for c in cards[1:]:
+            seat = h.next_active(seat)
+            if eff[c] != led:
+                out[seat] |= SUIT_MASK[t][led]
+    return out
+
+
+def own_card(h: FastHand, seat: int, deals: int, rng: random.Random) -> int | None:
+    """The card ``seat`` plays in an own-play rollout (``Level.own_samples``),
+    chosen as the search chooses but cheaply: ``deals`` deals in which the
+    cards the seat cannot see are dealt anew to the other seats in play
+    (their hand sizes and the voids they showed in the play kept; the bids
+    are not weighed), each solved double-dummy; the card whose solved
+    outcomes are worth most to the seat (its points minus the others' mean
+    in Cutthroat, side minus side in partnership), summed over the deals;
+    ties to the lower card id. A deal is redrawn up to 8 times while some
+    seat cannot be filled without breaking a void; None if no deal was
+    drawn (the caller then plays the rule bot's card). A card the dealer
+    picked up stays with the dealer until played. The choice depends only on
+    what the seat sees (and ``rng``). The compiled core's ``cs_own_card`` is
+    the same procedure with its own generator."""
+    n = h.n
+    played = h.played
+    fixed = [0] * 4  # the up card the dealer picked up and has not played
+    if h.picked and seat != h.dealer and not played >> h.up & 1:
+        fixed[h.dealer] = 1 << h.up
+    known = h.hands[seat] | played | fixed[0] | fixed[1] | fixed[2] | fixed[3]
+    if h.picked is False:
+        known |= 1 << h.up  # turned down
+    if seat == h.dealer and h.picked and h.dealer_discard >= 0:
+        known |= 1 << h.dealer_discard
+    if h.cut and h.merged and seat == h.maker:
+        known |= h.maker_discards
+    pool = ids_of(deck_mask(h.rules.deck) & ~known)
+    voids = play_voids(h)
+    others = [t for t in range(n) if t != seat and not h.out >> t & 1]
+    need = {t: h.hands[t].bit_count() - fixed[t].bit_count() for t in others}
+    legal = ids_of(h.follow_mask(seat))
+    score = dict.fromkeys(legal, 0.0)
+    util = []
+    for made in range(6):
+        pts = h.points_for(made)
+        if h.cut:
+            util.append(pts[seat] - (sum(pts) - pts[seat]) / (n - 1))
+        else:
+            util.append(pts[seat & 1] - pts[(seat & 1) ^ 1])
+    solved = 0
+    for _ in range(deals):
+        got: dict[int, int] = {}
+        for _try in range(8):
+            rng.shuffle(pool)
+            used = [False] * len(pool)
+            got = {}
+            for t in others:
+                want, g = need[t], 0
+                for j, c in enumerate(pool):
+                    if not want:
+                        break
+                    if used[j] or voids[t] >> c & 1:
+                        continue
+                    used[j] = True
+                    g |= 1 << c
+                    want -= 1
+                if want:
+                    got = {}
+                    break
+                got[t] = g | fixed[t]
+            if got:
+                break
+        if not got:
+            continue
+        hh = h.copy()
+        for t, g in got.items():
+            hh.hands[t] = g
+        vals = Solver(hh).move_values()
+        for c in legal:
+            score[c] += util[vals[c]]
+        solved += 1
+    if not solved:
+        return None
+    best = legal[0]
+    for c in legal[1:]:
+        if score[c] > score[best] + 1e-9:
+            best = c
+    return PLAY | best << 4
+
+
 def finish_hand(
     h: FastHand,
     base: HandState,
@@ -267,6 +413,8 @@ def finish_hand(
     play: str = "rule",
     on_solve: Callable[[], None] | None = None,
     me: int = -1,
+    own: int = 0,
+    rng: random.Random | None = None,
 ) -> tuple[tuple[int, ...], int] | None:
     """Continue ``h`` (mutated) to the end of the hand: the decisions before
     the play by the rule bot for every seat (``greedy_keep`` for a merging
@@ -275,8 +423,17 @@ def finish_hand(
     points of every seat and the maker side's tricks, or None if the hand was
     thrown in. ``base`` supplies the deal (for the views). Seat ``me`` (the
     deciding bot), as a Cutthroat maker, always merges the dummy: going alone
-    there earns no bonus and only gives up the dummy's cards."""
+    there earns no bonus and only gives up the dummy's cards.
+
+    With ``own`` deals (``Level.own_samples``) and ``rng``, the cards of
+    ``me``'s side (``me`` and, in partnership, its partner) are played as the
+    search plays them (``own_card``), the others' by the rule bot."""
     deal = base.deal
+    smart = 0
+    if own and me >= 0:
+        for t in range(h.n):
+            if t == me or (not h.cut and t & 1 == me & 1):
+                smart |= 1 << t
     while h.phase != _OV:
         p = h.phase
         if p == _PL:
@@ -285,11 +442,15 @@ def finish_hand(
                     on_solve()
                 made = Solver(h).max_tricks()
                 return points_table(h)[made], made
-            m = h.follow_mask(h.turn)
+            t = h.turn
+            m = h.follow_mask(t)
             if not m & (m - 1):  # forced
                 h.step(PLAY | (m.bit_length() - 1) << 4)
-            else:
-                h.step(rule.play_code(h, h.turn))
+                continue
+            code = None
+            if smart >> t & 1 and len(h.trick_log) < 4 and rng is not None:
+                code = own_card(h, t, own, rng)
+            h.step(rule.play_code(h, t) if code is None else code)
             continue
         seat = h.turn
         if p == _KP:
@@ -398,7 +559,9 @@ class SearchBot:
         deal = sample.deal
         cur = FastHand.new(h.rules, h.dealer, deal)
         model = self.model
-        infer_plays = self.level_for(sample.rules).infer_plays
+        level = self.level_for(sample.rules)
+        infer_plays = level.infer_plays
+        partner = -1 if h.cut else (seat + 2) % 4
         w = 1.0
         for s, code in h.history:
             if s != seat:
@@ -408,7 +571,7 @@ class SearchBot:
                 if cur.phase == _PL:
                     m = cur.follow_mask(s)
                     if m & (m - 1):
-                        eps = model.epsilon
+                        eps = level.partner_eps() if s == partner else model.epsilon
                         if model.play_code(cur, s) == code:
                             w *= 1.0 - eps
                         else:
@@ -517,10 +680,18 @@ class SearchBot:
         k, over = level.play_samples, level.play_oversample
         if self.compiled:
             ws, tricks, solves, table = compiled.known(view).play(
-                rng.getrandbits(64), k, max(1, over), level.infer_plays, codes
+                rng.getrandbits(64),
+                k,
+                max(1, over),
+                level.infer_plays,
+                codes,
+                level.play_own,
+                level.partner_eps(),
             )
             self.samples += k * max(1, over)
             self.solves += solves
+            if level.play_own and len(view.tricks) < 4:
+                self.rollouts += len(ws) * len(codes)
             row = [utility(p, seat, view.rules, view.scores) for p in table]
             maker = view.maker
             on_maker = maker is not None and (
@@ -554,6 +725,7 @@ class SearchBot:
         maker side's tricks after each of ``codes`` (solved), the utility by
         those tricks and whether the seat is on the maker's side."""
         seat = view.seat
+        own = self.level_for(view.rules).play_own
         row: list[float] = []
         on_maker = False
         solved = []
@@ -562,8 +734,28 @@ class SearchBot:
             if not row:
                 row = utility_row(h, seat, view.scores)
                 on_maker = h.on_maker_side(seat)
-            solved.append((w, self._move_tricks(h, codes)))
+            if own and len(h.trick_log) < 4:
+                solved.append((w, self._own_tricks(st, codes, own, rng)))
+            else:
+                solved.append((w, self._move_tricks(h, codes)))
         return row, on_maker, solved
+
+    def _own_tricks(
+        self, sample: HandState, codes: Sequence[int], own: int, rng: random.Random
+    ) -> dict[int, int]:
+        """Maker side's total tricks after each of ``codes``, the rest of the
+        hand played by the rule bot for the other side and as the search
+        plays (``own_card``, ``own`` deals a card) for the bot's side."""
+        out = {}
+        seat = sample.core.turn
+        for code in codes:
+            h = sample.core.copy()
+            h.step(code)
+            self.rollouts += 1
+            done = finish_hand(h, sample, self.model, "rule", None, seat, own, rng)
+            assert done is not None  # a hand in its play is never thrown in
+            out[code] = done[1]
+        return out
 
     # -- decisions before the play -------------------------------------------------------
     def keep_candidates(self, view: View, legal: Sequence[Action]) -> list[Action]:
@@ -613,7 +805,13 @@ class SearchBot:
         while True:
             if search is not None:
                 batch, outcomes = search.decide(
-                    rng.getrandbits(64), k, max(1, level.oversample), level.infer_plays, codes
+                    rng.getrandbits(64),
+                    k,
+                    max(1, level.oversample),
+                    level.infer_plays,
+                    codes,
+                    level.own_samples,
+                    level.partner_eps(),
                 )
                 self.samples += k * max(1, level.oversample)
                 self.rollouts += len(batch) * len(legal)
@@ -633,7 +831,9 @@ class SearchBot:
                         h = st.core.copy()
                         h.step(a.code)
                         self.rollouts += 1
-                        done = finish_hand(h, st, self.model, level.rollout, count, seat)
+                        done = finish_hand(
+                            h, st, self.model, level.rollout, count, seat, level.own_samples, rng
+                        )
                         if done is None:
                             per[a].append(0.0)
                             continue
