@@ -245,13 +245,22 @@ _CUTTHROAT_LEVELS: Final = {
 }
 
 
-def _partnership(level: Level) -> Level:
+def _partnership(level: Level, own_samples: int) -> Level:
     """A Cutthroat level (hard, expert) as partnership plays it: a card play
     weighs 32 deals per deal it solves and solves them (own-play rollouts
-    lost there), a partner's card plays are weighed loosely, and a
-    deviation from the rule bot's call must clear a small margin."""
+    lost there), a partner's card plays are weighed loosely, a deviation
+    from the rule bot's call must clear a small margin, and the own-play
+    rollouts of the calls solve ``own_samples`` deals a card (two seats play
+    that way there, with four hands a solve: hard's 3 cost half of 6 and
+    measured the same)."""
     return replace(
-        level, play_oversample=32, play_own=0, margin=0.03, se_factor=1.0, partner_epsilon=0.5
+        level,
+        play_oversample=32,
+        play_own=0,
+        margin=0.03,
+        se_factor=1.0,
+        partner_epsilon=0.5,
+        own_samples=own_samples,
     )
 
 
@@ -263,8 +272,8 @@ LEVELS: Final[dict[str, dict[str, Level]]] = {
     "cutthroat": _CUTTHROAT_LEVELS,
     "partnership": {
         **_CUTTHROAT_LEVELS,
-        "hard": _partnership(_CUTTHROAT_LEVELS["hard"]),
-        "expert": _partnership(_CUTTHROAT_LEVELS["expert"]),
+        "hard": _partnership(_CUTTHROAT_LEVELS["hard"], 3),
+        "expert": _partnership(_CUTTHROAT_LEVELS["expert"], 8),
     },
 }
 
