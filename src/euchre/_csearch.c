@@ -371,10 +371,10 @@ static int cs_finish_own(Hand *h, int me, int smart, int nsamp, Rng *r);
 static int cs_finish(Hand *h, int me) { return cs_finish_own(h, me, 0, 0, NULL); }
 
 /* The seats of ``me``'s side as a mask: ``me`` and, in partnership, its partner. */
-static int side_mask(const Hand *h, int me) {
+static int side_mask(const Rules *r, int me) {
     int m = 0;
-    for (int t = 0; t < h->n; t++)
-        if (t == me || (!h->cut && (t & 1) == (me & 1)))
+    for (int t = 0; t < r->n; t++)
+        if (t == me || (!r->cut && (t & 1) == (me & 1)))
             m |= 1 << t;
     return m;
 }
@@ -1445,7 +1445,7 @@ static PyObject *Search_decide(SearchObject *self, PyObject *args) {
     }
     Rng r;
     rng_seed(&r, seed);
-    int m, bad = 0, me = self->k.seat;
+    int m, bad = 0, me = self->k.seat, smart = own ? side_mask(&self->k.r, me) : 0;
     Py_BEGIN_ALLOW_THREADS
     m = weighed_samples(&self->k, &r, k, over, infer, peps, draws, kept);
     for (int j = 0; j < m && !bad; j++) {
@@ -1457,7 +1457,7 @@ static PyObject *Search_decide(SearchObject *self, PyObject *args) {
             }
             ch_step(&h, codes[i]);
             int o;
-            if (cs_finish_own(&h, me, own ? side_mask(&h, me) : 0, own, &r) < 0) {
+            if (cs_finish_own(&h, me, smart, own, &r) < 0) {
                 o = -1;
             } else {
                 o = 0;
@@ -1544,7 +1544,7 @@ static PyObject *Search_play(SearchObject *self, PyObject *args) {
     }
     Rng r;
     rng_seed(&r, seed);
-    int m, bad = 0, solves = 0;
+    int m, bad = 0, solves = 0, me = self->k.seat, smart = side_mask(&self->k.r, me);
     Py_BEGIN_ALLOW_THREADS
     m = weighed_samples(&self->k, &r, k, over, infer, peps, draws, kept);
     for (int j = 0; j < m && !bad; j++) {
@@ -1555,7 +1555,6 @@ static PyObject *Search_play(SearchObject *self, PyObject *args) {
         if (bad)
             break;
         if (own && h->nlog < 4) {
-            int me = self->k.seat, smart = side_mask(h, me);
             for (int i = 0; i < nc; i++) {
                 Hand c = *h;
                 ch_step(&c, codes[i]);

@@ -367,13 +367,7 @@ def own_card(h: FastHand, seat: int, deals: int, rng: random.Random) -> int | No
     need = {t: h.hands[t].bit_count() - fixed[t].bit_count() for t in others}
     legal = ids_of(h.follow_mask(seat))
     score = dict.fromkeys(legal, 0.0)
-    util = []
-    for made in range(6):
-        pts = h.points_for(made)
-        if h.cut:
-            util.append(pts[seat] - (sum(pts) - pts[seat]) / (n - 1))
-        else:
-            util.append(pts[seat & 1] - pts[(seat & 1) ^ 1])
+    util = utility_row(h, seat, ())  # no match situation: the points alone
     solved = 0
     for _ in range(deals):
         got: dict[int, int] = {}
