@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import subprocess
 import sys
 from collections import Counter
@@ -17,9 +18,10 @@ from typing import Any
 import pytest
 
 import euchre
-from euchre import Rules
+from euchre import HandState, Phase, Rules
 from euchre.arena import (
     DealResult,
+    SplitBot,
     UnknownBotError,
     aggregate,
     arena_tasks,
@@ -34,6 +36,7 @@ from euchre.arena import (
     t_quantile,
 )
 from euchre.arena.schedulers import _package_dir
+from euchre.bots import RandomBot, RuleBot, act
 from euchre.cli import main
 
 CUT = Rules()
@@ -207,6 +210,30 @@ def test_lineup_checks() -> None:
     with pytest.raises(UnknownBotError, match=r"unknown bot 'nobot'.*random.*rule"):
         make_arena_bot("nobot", 1)
     assert make_arena_bot("random#2", 1).name == "random"
+
+
+def test_a_split_bot_calls_like_one_and_plays_like_the_other() -> None:
+    """``split:CALLS/PLAY``: every decision before the card play is the first
+    bot's, every card the second's (each half asked as the arena asks it);
+    a lineup takes it, a bad half or a label without two halves is refused."""
+    for seed in range(6):
+        split = make_arena_bot("split:rule/random", seed)
+        assert isinstance(split, SplitBot) and split.name == "split:rule/random"
+        calls, play = RuleBot(), RandomBot(random.Random(seed))
+        state = HandState.deal_random(CUT, seed % 3, random.Random(seed))
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            got = act(split, state, seat)
+            assert got == act(play if state.phase == Phase.PLAY else calls, state, seat)
+            state = state.apply(got)
+    lineup = ["split:search:easy/rule#a", "rule", "split:rule/cheat"]
+    assert check_lineup(lineup, CUT) == tuple(lineup)
+    with pytest.raises(UnknownBotError, match=r"unknown bot 'nobot'"):
+        make_arena_bot("split:nobot/rule", 1)
+    for label in ("split:rule", "split:/rule", "split:rule/"):
+        with pytest.raises(UnknownBotError, match="split:CALLS/PLAY"):
+            make_arena_bot(label, 1)
 
 
 # -- command line --------------------------------------------------------------------------

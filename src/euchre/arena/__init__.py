@@ -21,7 +21,9 @@ times do). Hands are played at a neutral match score (bots see no score) so
 that deals are independent.
 
 Figures per bot name (entries with the same name are pooled; a name ``NAME#TAG``
-makes the bot ``NAME`` under its own label, to set a bot against itself):
+makes the bot ``NAME`` under its own label, to set a bot against itself;
+``split:CALLS/PLAY`` is a measuring bot that calls like ``CALLS`` and plays
+the cards like ``PLAY``, ``SplitBot``):
 
 - ``points_per_hand``: the mean of the points of the seat in each hand the bot
   sat in (partners both carry their side's points). Its ``ci95`` respects the
@@ -55,6 +57,7 @@ from .stats import cumulative_difference, mean_ci95, percentile, t_quantile
 from .tasks import (
     DealResult,
     DealTask,
+    SplitBot,
     UnknownBotError,
     arena_tasks,
     bot_kind,
@@ -74,6 +77,7 @@ __all__ = [
     "DealTask",
     "PairStats",
     "ProgressFn",
+    "SplitBot",
     "UnknownBotError",
     "aggregate",
     "arena_tasks",

@@ -11,14 +11,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
+from ..actions import Action
 from ..bots.base import Bot, StateBot, act
 from ..bots.registry import ARENA_BOTS, make_bot
-from ..hand import Deal, HandState
+from ..hand import Deal, HandState, Phase
 from ..rules import Rules
 
 __all__ = [
     "DealResult",
     "DealTask",
+    "SplitBot",
     "UnknownBotError",
     "arena_tasks",
     "bot_kind",
@@ -50,13 +52,38 @@ def known_bot_names() -> tuple[str, ...]:
     return ARENA_BOTS
 
 
+class SplitBot:
+    """A measuring bot that makes the calls (every decision before the card
+    play) like one bot and plays the cards like another: the arena's
+    ``split:CALLS/PLAY`` (``bench/edge_split.py`` splits an edge with it).
+    Each half is asked as the arena asks a bot (``bots.act``: a view bot
+    through the seat's view, the all-seeing ``cheat`` with the state)."""
+
+    def __init__(self, name: str, calls: Bot | StateBot, play: Bot | StateBot) -> None:
+        self.name = name
+        self.calls = calls
+        self.play = play
+
+    def choose_state(self, state: HandState, seat: int, scores: Sequence[int] | None) -> Action:
+        """The action of the half for the phase of ``state``."""
+        half = self.play if state.phase == Phase.PLAY else self.calls
+        return act(half, state, seat, scores)
+
+
 def make_arena_bot(label: str, seed: int | None = None) -> Bot | StateBot:
     """The bot for a lineup label, with its own seeded generator: ``bots.make_bot``
     on the label's bot name (``random``, ``rule``, ``search``, ``search:LEVEL``,
-    ``cheat``). An unknown name raises ``UnknownBotError`` listing the known
-    names; a known bot with a bad level raises it in ``make_bot``'s words.
+    ``cheat``), or ``split:CALLS/PLAY`` (a ``SplitBot`` of two such names,
+    both with ``seed``). An unknown name raises ``UnknownBotError`` listing
+    the known names; a known bot with a bad level raises it in ``make_bot``'s
+    words.
     """
     kind = bot_kind(label)
+    if kind.startswith("split:"):
+        calls, sep, play = kind[len("split:") :].partition("/")
+        if not sep or not calls or not play:
+            raise UnknownBotError(f"bot {label!r}: a split is split:CALLS/PLAY, two bot names")
+        return SplitBot(kind, make_arena_bot(calls, seed), make_arena_bot(play, seed))
     try:
         return make_bot(kind, seed)
     except ValueError as e:
@@ -64,7 +91,8 @@ def make_arena_bot(label: str, seed: int | None = None) -> Bot | StateBot:
             raise UnknownBotError(f"bot {label!r}: {e}") from None
         raise UnknownBotError(
             f"unknown bot {label!r} (known: {', '.join(ARENA_BOTS)}; "
-            "NAME#TAG labels another entry of bot NAME)"
+            "NAME#TAG labels another entry of bot NAME; split:CALLS/PLAY calls "
+            "like one bot and plays like another)"
         ) from None
 
 
