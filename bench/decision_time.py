@@ -14,8 +14,8 @@ same run, and their ratio::
 
 Targets: compiled ``hard`` p50 <= 10 ms, p95 <= 40 ms on one core (issue 17);
 issue 20 spends more on the decisions before the play (own-play rollouts)
-within p50 <= 50 ms, and the partnership p95 is now above 40 ms (figures in
-docs/strength.md).
+within p50 <= 50 ms, and the p95 is now near 40 ms in both variants (figures
+in docs/strength.md).
 """
 
 from __future__ import annotations

@@ -302,7 +302,7 @@ static PyMethodDef Hand_methods[] = {
     {"move_tricks", (PyCFunction)Hand_move_tricks, METH_O,
      "SearchBot._move_tricks: the maker side's tricks after each of a list of codes."},
     {"own_card", (PyCFunction)Hand_own_card, METH_VARARGS,
-     "search.own_card(seat, deals, seed) for the seat to act in the play: the card's "
+     "search.own_card for the seat to act in the play, own_card(deals, seed): the card's "
      "code, or None if no deal could be drawn."},
     {NULL, NULL, 0, NULL},
 };
@@ -992,7 +992,7 @@ static int move_tricks(const Hand *h, const uint64_t *codes, int ncodes, int *ou
     return 1;
 }
 
-/* --- the search's own card play in rollouts (Level.rollout == "own") ----------------- */
+/* --- the search's own card play in rollouts (Level.own_samples, Level.play_own) ------- */
 
 /* The effective suits each seat has shown void in during the play of ``h``
  * (as card masks of those suits). */
@@ -1407,10 +1407,22 @@ done:
 
 #define MAX_CANDIDATES 300
 
-/* decide(seed, k, oversample, infer_plays, candidates): one batch of
- * SearchBot._decision_values -- k weighed deals (from k x oversample drawn),
- * each candidate applied and the hand finished by the rule bot
- * (finish_hand). Returns (weights, outcomes): outcomes[i][j] is candidate
+/* The ``own`` argument of decide and play: 0 (solve / the rule bot) or
+ * deals per own-play card, up to 64; -1 with a ValueError otherwise. */
+static int own_arg(int own) {
+    if (own < 0 || own > 64) {
+        PyErr_SetString(PyExc_ValueError, "own: 0 to 64 deals per card play");
+        return -1;
+    }
+    return 0;
+}
+
+/* decide(seed, k, oversample, infer_plays, candidates[, own, partner_eps]):
+ * one batch of SearchBot._decision_values -- k weighed deals (from k x
+ * oversample drawn; a partner's card plays weighed with partner_eps), each
+ * candidate applied and the hand finished by the rule bot, the cards of the
+ * bot's side by own-play with ``own`` deals a card if ``own`` (finish_hand).
+ * Returns (weights, outcomes): outcomes[i][j] is candidate
  * i's outcome on deal j: -1 thrown in, else the points p0 | p1 << 3 | p2 << 6
  * | p3 << 9 with 1 << 12 when the deciding seat ends on the maker's side. */
 static PyObject *Search_decide(SearchObject *self, PyObject *args) {
@@ -1420,10 +1432,8 @@ static PyObject *Search_decide(SearchObject *self, PyObject *args) {
     PyObject *cands;
     if (!PyArg_ParseTuple(args, "KiipO|id", &seed, &k, &over, &infer, &cands, &own, &peps))
         return NULL;
-    if (own < 0 || own > 64) {
-        PyErr_SetString(PyExc_ValueError, "own: 0 to 64 deals per card play");
+    if (own_arg(own) < 0)
         return NULL;
-    }
     if (!PyList_Check(cands) || PyList_GET_SIZE(cands) < 1 ||
         PyList_GET_SIZE(cands) > MAX_CANDIDATES) {
         PyErr_SetString(PyExc_TypeError, "candidates: a list of 1 to 300 action codes");
@@ -1503,8 +1513,10 @@ done:
     return ret;
 }
 
-/* play(seed, k, oversample, infer_plays, codes): one batch of
- * SearchBot._play_values -- k weighed deals, each solved for every code.
+/* play(seed, k, oversample, infer_plays, codes[, own, partner_eps]): one
+ * batch of SearchBot._play_values -- k weighed deals, each solved for every
+ * code, or with ``own`` (before the last trick) each code played out by an
+ * own-play rollout.
  * Returns (weights, tricks, solves, points): tricks[j][i] the maker side's
  * tricks after codes[i] on deal j, solves the deals solved (not played out),
  * points the points of every seat by the maker side's tricks 0..5 (the same
@@ -1516,10 +1528,8 @@ static PyObject *Search_play(SearchObject *self, PyObject *args) {
     PyObject *cands;
     if (!PyArg_ParseTuple(args, "KiipO|id", &seed, &k, &over, &infer, &cands, &own, &peps))
         return NULL;
-    if (own < 0 || own > 64) {
-        PyErr_SetString(PyExc_ValueError, "own: 0 to 64 deals per card play");
+    if (own_arg(own) < 0)
         return NULL;
-    }
     if (!PyList_Check(cands) || PyList_GET_SIZE(cands) < 1 || PyList_GET_SIZE(cands) > 16) {
         PyErr_SetString(PyExc_TypeError, "codes: a list of 1 to 16 card-play codes");
         return NULL;
@@ -1662,7 +1672,6 @@ static PyMethodDef mod_methods[] = {
 };
 
 static int mod_exec(PyObject *module) {
-
     ModState *st = PyModule_GetState(module);
     ch_build_tables();
     ch_build_combos();
