@@ -1,10 +1,14 @@
 """Small shared helpers for the rule tests: explicit deals from strings and
-applying ``SEAT ACTION`` lines with a turn check; and the web tests' default
-fixtures: a real ``euchre serve`` per module and an API client for it."""
+applying ``SEAT ACTION`` lines with a turn check; running a ``bench/`` script
+as a subprocess; and the web tests' default fixtures: a real ``euchre serve``
+per module and an API client for it."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +16,22 @@ from euchre import Action, Card, Deal, HandState, Rules
 from euchre.actions import parse_seat_action
 from pgserver import PgServer, throwaway_server
 from webserver import Api, ServerProcess, start_server
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_bench(
+    script: str, *args: str, timeout: float, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[str]:
+    """Run ``bench/SCRIPT`` with ``args`` under this Python, its output captured
+    as text."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
+    )
 
 
 def cards(text: str) -> tuple[Card, ...]:

@@ -5,34 +5,25 @@ tests/test_arena.py); a bad bot name is a clear error."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import run_bench
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def test_a_small_run_prints_its_three_rows() -> None:
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "bench" / "edge_split.py"),
-            "--bot",
-            "search:easy",
-            "--deals",
-            "3",
-            "--jobs",
-            "1",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
+    run = run_bench(
+        "edge_split.py",
+        "--bot",
+        "search:easy",
+        "--deals",
+        "3",
+        "--jobs",
+        "1",
+        "--json",
         timeout=100,
-        cwd=ROOT,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     out = json.loads(run.stdout)
@@ -46,12 +37,6 @@ def test_a_small_run_prints_its_three_rows() -> None:
 
 @pytest.mark.parametrize("bot", ["nosuch", "split:rule", "search:nosuch"])
 def test_a_bad_bot_name_is_a_clear_error(bot: str) -> None:
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "edge_split.py"), "--bot", bot, "--deals", "2"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-    )
+    run = run_bench("edge_split.py", "--bot", bot, "--deals", "2", timeout=60)
     assert run.returncode != 0
     assert "edge_split:" in run.stderr and "Traceback" not in run.stderr

@@ -5,13 +5,10 @@ out, no errors and no acknowledged action lost."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import run_bench
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -19,13 +16,7 @@ SMOKE = ("--tables", "5", "--seconds", "3", "--json")
 
 
 def test_load_smoke_five_tables_sqlite() -> None:
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "load.py"), *SMOKE],
-        capture_output=True,
-        text=True,
-        timeout=100,
-        cwd=ROOT,
-    )
+    run = run_bench("load.py", *SMOKE, timeout=100)
     assert run.returncode == 0, run.stdout + run.stderr
     result = json.loads(run.stdout)
     assert result["tables"] == 5
@@ -37,21 +28,7 @@ def test_load_smoke_five_tables_sqlite() -> None:
 
 
 def test_load_with_search_bots_thinking_in_a_worker() -> None:
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "bench" / "load.py"),
-            *SMOKE,
-            "--bot-level",
-            "easy",
-            "--bot-workers",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=100,
-        cwd=ROOT,
-    )
+    run = run_bench("load.py", *SMOKE, "--bot-level", "easy", "--bot-workers", "1", timeout=100)
     assert run.returncode == 0, run.stdout + run.stderr
     result = json.loads(run.stdout)
     assert result["bot_level"] == "easy" and result["bot_workers"] == 1
@@ -69,11 +46,5 @@ def test_load_with_search_bots_thinking_in_a_worker() -> None:
     ],
 )
 def test_load_refuses_bad_arguments(args: list[str], named: str) -> None:
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "load.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        cwd=ROOT,
-    )
+    run = run_bench("load.py", *args, timeout=30)
     assert run.returncode == 2 and named in run.stderr

@@ -7,24 +7,17 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import run_bench
 
 pytestmark = pytest.mark.timeout(180)
 
 
 def run(script: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "bench" / script), *args],
-        capture_output=True,
-        text=True,
-        timeout=150,
-        cwd=cwd,
-    )
+    return run_bench(script, *args, timeout=150, cwd=cwd)
 
 
 def test_fuzz_smoke(tmp_path: Path) -> None:
