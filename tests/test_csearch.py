@@ -187,6 +187,25 @@ def test_weights_rekeeps_rollouts_and_solves_match_python() -> None:
     assert checked > 200
 
 
+def test_best_response_matches_python() -> None:
+    """The compiled best response (``Level.play_best_response``: the side to
+    act seeing every card against the rule bot's cards) gives exactly the
+    Python ``best_response_tricks`` after every legal card, on deals drawn
+    for many views of both variants."""
+    bot = SearchBot(random.Random(3), level="hard", compiled_core=False)
+    checked = 0
+    for _st, view in positions(300, seed=11):
+        if view.phase != Phase.PLAY:
+            continue
+        for h in compiled.known(view).draw(5, 2):
+            sample = as_state(h, view.rules, view.dealer)
+            codes = sample.core.legal_codes()
+            want = bot._best_response(sample.core, codes)
+            assert h.best_response(codes) == [want[c] for c in codes]
+            checked += 1
+    assert checked > 200
+
+
 @pytest.mark.parametrize("rules", RULE_SETS[:4], ids=lambda r: f"{r.variant}-{r.deck}")
 def test_compiled_search_bot_chooses_legal_actions(rules: Rules) -> None:
     """The compiled search plays whole hands: every choice legal, work counted."""

@@ -32,10 +32,19 @@ from euchre.bots import (
     make_bot,
 )
 from euchre.bots.scoring import points_table, utility
-from euchre.bots.search import LEVELS, finish_hand, greedy_keep, own_card, play_voids
+from euchre.bots.search import (
+    LEVELS,
+    best_response_tricks,
+    finish_hand,
+    greedy_keep,
+    own_card,
+    play_voids,
+    side_of,
+)
 from euchre.cards import EFFECTIVE_SUIT, SUIT_MASK, mask_of
 from euchre.hand import FastHand
 from euchre.rules import VARIANTS as RULE_VARIANTS
+from euchre.solver import Solver
 from euchre.view import View
 
 Variant = Literal["cutthroat", "partnership"]
@@ -120,16 +129,19 @@ def test_levels_by_variant() -> None:
         assert cut[name].maker_edge == part[name].maker_edge == 0.0
         if name in ("easy", "medium"):
             assert part[name] == cut[name]
+            assert not cut[name].play_best_response
             assert cut[name].own_samples == cut[name].play_own == 0
         else:
             assert cut[name].oversample == 8 and cut[name].play_own > 0
             assert cut[name].own_samples >= part[name].own_samples > 0
             assert part[name].play_oversample == 32 and part[name].play_own == 0
+            assert part[name].play_best_response and not cut[name].play_best_response
             assert part[name].partner_eps() > cut[name].partner_eps()
             same = dataclasses.replace(
                 part[name],
                 play_oversample=8,
                 play_own=cut[name].play_own,
+                play_best_response=False,
                 margin=cut[name].margin,
                 se_factor=cut[name].se_factor,
                 partner_epsilon=None,
@@ -574,6 +586,51 @@ def test_own_play_rollouts_finish_the_hand(variant: Variant) -> None:
         for _s, code in h.history:
             assert replay.step_recorded(code) is None
         assert replay.over and replay.points == h.points
+
+
+# -- the card play against the model (Level.play_best_response) --------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_best_response_is_bounded_by_the_solved_and_the_rule_play(variant: Variant) -> None:
+    """``best_response_tricks``: the side to act, seeing every card against
+    rule-bot opponents, does at least as well as when the opponents see
+    every card too (the double-dummy value) and as well as playing the rule
+    bot's cards itself; and strictly better than the double-dummy value
+    somewhere (the model's mistakes are there to be taken)."""
+    rules = Rules(variant=variant)
+    model = RuleBot(random.Random(0))
+    better = checked = 0
+    for state, seat in play_positions(rules, 30, 12):
+        h = state.core
+        side, most = side_of(h, seat), h.on_maker_side(seat)
+        assert side >> seat & 1 and side.bit_count() == (1 if rules.cutthroat else 2)
+        for code in h.legal_codes():
+            child = h.copy()
+            child.step(code)
+            br = best_response_tricks(child.copy(), side, model, most)
+            ruled = finish_hand(child.copy(), state, model, "rule", None, seat)
+            assert ruled is not None
+            solved = Solver(child).max_tricks()
+            sign = 1 if most else -1
+            assert sign * br >= sign * solved and sign * br >= sign * ruled[1]
+            better += br != solved
+            checked += 1
+    assert checked > 60 and better > 0, (checked, better)
+
+
+def test_best_response_card_play_sees_only_the_view() -> None:
+    """Partnership hard judges its cards by the best response on the deals
+    it draws: two full states that show the seat the same view give the
+    same card (RULES.md §6), and the card is legal."""
+    rules = Rules(variant="partnership")
+    assert LEVELS["partnership"]["hard"].play_best_response
+    for state, seat in play_positions(rules, 8, 14):
+        view = View.of(state, seat)
+        other = view.sample(random.Random(seat + 31))
+        assert View.of(other, seat) == view
+        got = [decide(make_bot("search:hard", 5), s, seat) for s in (state, other)]
+        assert got[0] == got[1] and got[0] in view.legal
 
 
 # -- scoring helpers ------------------------------------------------------------------------------

@@ -281,6 +281,7 @@ static PyObject *Hand_finish(HandObject *self, PyObject *arg);
 static PyObject *Hand_weight(HandObject *self, PyObject *args);
 static PyObject *Hand_rule_keep(HandObject *self, PyObject *Py_UNUSED(ignored));
 static PyObject *Hand_move_tricks(HandObject *self, PyObject *arg);
+static PyObject *Hand_best_response(HandObject *self, PyObject *arg);
 static PyObject *Hand_own_card(HandObject *self, PyObject *args);
 
 static PyMethodDef Hand_methods[] = {
@@ -301,6 +302,9 @@ static PyMethodDef Hand_methods[] = {
      "SearchBot.rule_keep: (hand, probability)."},
     {"move_tricks", (PyCFunction)Hand_move_tricks, METH_O,
      "SearchBot._move_tricks: the maker side's tricks after each of a list of codes."},
+    {"best_response", (PyCFunction)Hand_best_response, METH_O,
+     "SearchBot._best_response: the maker side's tricks after each of a list of codes, "
+     "the side to act choosing its cards seeing every card, the others the rule bot's."},
     {"own_card", (PyCFunction)Hand_own_card, METH_VARARGS,
      "search.own_card for the seat to act in the play, own_card(deals, seed): the card's "
      "code, or None if no deal could be drawn."},
@@ -992,6 +996,53 @@ static int move_tricks(const Hand *h, const uint64_t *codes, int ncodes, int *ou
     return 1;
 }
 
+/* --- the card play against the model (Level.play_best_response) ------------------ */
+
+/* search.best_response_tricks: the maker side's tricks at the end of the
+ * play of the full hand ``h`` (changed) when the seats of ``side`` (a mask)
+ * choose their cards seeing every card, for the most tricks if ``maxi`` (the
+ * maker's side) or the fewest, and the other seats play the rule bot's cards.
+ * The rule bot is deterministic, so only the side's turns branch. */
+static int br_tricks(Hand *h, int side, int maxi) {
+    while (h->phase == P_PLAY) {
+        int t = h->turn;
+        uint64_t m = ch_follow_mask(h, t);
+        if (!(m & (m - 1))) {
+            ch_step(h, K_PLAY | (uint64_t)ch_lsb(m) << 4);
+            continue;
+        }
+        if (!(side >> t & 1)) {
+            ch_step(h, cr_choose(h, t));
+            continue;
+        }
+        int now = ch_side_tricks(h), left = 5 - h->nlog;
+        int best = maxi ? -1 : 6;
+        for (; m; m &= m - 1) {
+            Hand child = *h;
+            ch_step(&child, K_PLAY | (uint64_t)ch_lsb(m) << 4);
+            int v = br_tricks(&child, side, maxi);
+            if (maxi ? v > best : v < best)
+                best = v;
+            if (maxi ? best >= now + left : best <= now)
+                break; /* nothing can do better */
+        }
+        return best;
+    }
+    return ch_side_tricks(h);
+}
+
+/* SearchBot._best_response: br_tricks after each of ``codes`` (into ``out``)
+ * for the side of the seat to act in ``h``. */
+static void best_response(const Hand *h, const uint64_t *codes, int ncodes, int *out) {
+    int seat = h->turn;
+    int side = side_mask(&h->r, seat), maxi = ch_on_maker_side(h, seat);
+    for (int i = 0; i < ncodes; i++) {
+        Hand child = *h;
+        ch_step(&child, codes[i]);
+        out[i] = br_tricks(&child, side, maxi);
+    }
+}
+
 /* --- the search's own card play in rollouts (Level.own_samples, Level.play_own) ------- */
 
 /* The effective suits each seat has shown void in during the play of ``h``
@@ -1185,7 +1236,8 @@ static PyObject *Hand_own_card(HandObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(code);
 }
 
-static PyObject *Hand_move_tricks(HandObject *self, PyObject *arg) {
+/* Hand.move_tricks(codes) and, with ``br``, Hand.best_response(codes). */
+static PyObject *play_codes(HandObject *self, PyObject *arg, int br) {
     if (!PyList_Check(arg) || PyList_GET_SIZE(arg) < 1 || PyList_GET_SIZE(arg) > 16) {
         PyErr_SetString(PyExc_TypeError, "codes: a list of 1 to 16 card-play codes");
         return NULL;
@@ -1202,7 +1254,9 @@ static PyObject *Hand_move_tricks(HandObject *self, PyObject *arg) {
             return NULL;
         }
     }
-    if (move_tricks(h, codes, nc, out) < 0)
+    if (br)
+        best_response(h, codes, nc, out);
+    else if (move_tricks(h, codes, nc, out) < 0)
         return PyErr_NoMemory();
     PyObject *list = PyList_New(nc);
     if (!list)
@@ -1210,6 +1264,14 @@ static PyObject *Hand_move_tricks(HandObject *self, PyObject *arg) {
     for (int i = 0; i < nc; i++)
         PyList_SET_ITEM(list, i, PyLong_FromLong(out[i]));
     return list;
+}
+
+static PyObject *Hand_move_tricks(HandObject *self, PyObject *arg) {
+    return play_codes(self, arg, 0);
+}
+
+static PyObject *Hand_best_response(HandObject *self, PyObject *arg) {
+    return play_codes(self, arg, 1);
 }
 
 /* --- the Python type Search ------------------------------------------------------- */
@@ -1513,20 +1575,21 @@ done:
     return ret;
 }
 
-/* play(seed, k, oversample, infer_plays, codes[, own, partner_eps]): one
+/* play(seed, k, oversample, infer_plays, codes[, own, partner_eps, br]): one
  * batch of SearchBot._play_values -- k weighed deals, each solved for every
- * code, or with ``own`` (before the last trick) each code played out by an
- * own-play rollout.
+ * code; before the last trick, with ``br`` the best response of the bot's
+ * side to the rule bot's cards after each code (best_response), else with
+ * ``own`` each code played out by an own-play rollout.
  * Returns (weights, tricks, solves, points): tricks[j][i] the maker side's
  * tricks after codes[i] on deal j, solves the deals solved (not played out),
  * points the points of every seat by the maker side's tricks 0..5 (the same
  * on every deal: maker and lone players are public in the play). */
 static PyObject *Search_play(SearchObject *self, PyObject *args) {
     unsigned long long seed;
-    int k, over, infer, own = 0;
+    int k, over, infer, own = 0, br = 0;
     double peps = CR_EPSILON;
     PyObject *cands;
-    if (!PyArg_ParseTuple(args, "KiipO|id", &seed, &k, &over, &infer, &cands, &own, &peps))
+    if (!PyArg_ParseTuple(args, "KiipO|idp", &seed, &k, &over, &infer, &cands, &own, &peps, &br))
         return NULL;
     if (own_arg(own) < 0)
         return NULL;
@@ -1564,6 +1627,10 @@ static PyObject *Search_play(SearchObject *self, PyObject *args) {
                 bad = 1;
         if (bad)
             break;
+        if (br && h->nlog < 4) {
+            best_response(h, codes, nc, &res[j * 16]);
+            continue;
+        }
         if (own && h->nlog < 4) {
             for (int i = 0; i < nc; i++) {
                 Hand c = *h;

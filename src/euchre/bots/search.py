@@ -38,7 +38,13 @@ expert) each card is instead played out on each sample in an *own-play
 rollout*: the other seats by the rule bot (the model of them), the bot's
 own later cards as the search plays them, cheaply (``own_card``). Solving
 assumes every seat sees every card; the rollout plays against the
-opponents the model expects, which is what the bot faces.
+opponents the model expects, which is what the bot faces. At the levels
+with ``Level.play_best_response`` (partnership hard and expert) each card
+is judged on each sample by the side's *best response* to the model
+(``best_response_tricks``): the bot and its partner choose their later
+cards seeing the sample's cards, and the opponents play the rule bot's
+cards -- the exact search of the sample, but against the opponents the
+model expects rather than against opponents who see every card.
 
 **Own-play rollouts.** ``own_card`` plays a card for a seat as the search
 would, at a fraction of the cost: a few deals in which the cards the seat
@@ -175,6 +181,11 @@ class Level:
     #: a card play is judged by own-play rollouts (as ``own_samples``) with
     #: this many deals per card instead of solving each deal (0: solve)
     play_own: int = 0
+    #: a card play is judged on each weighed deal by the best the bot's side
+    #: can do after it against the rule bot's card play
+    #: (``best_response_tricks``) instead of by solving it double-dummy
+    #: (before ``play_own``, which it overrides)
+    play_best_response: bool = False
     #: the epsilon a partner's card plays (partnership) are weighed with in
     #: the inference (None: the model's, ``RuleBot.epsilon``): a partner
     #: who plays by search rather than by the rule bot is modeled more loosely
@@ -247,8 +258,10 @@ _CUTTHROAT_LEVELS: Final = {
 
 def _partnership(level: Level, own_samples: int) -> Level:
     """A Cutthroat level (hard, expert) as partnership plays it: a card play
-    weighs 32 deals per deal it solves and solves them (own-play rollouts
-    lost there), a partner's card plays are weighed loosely, a deviation
+    weighs 32 deals per deal it judges and judges each by the side's best
+    response to the rule bot's cards (own-play rollouts lost there, and
+    the best response beat solving), a partner's card plays are weighed
+    loosely, a deviation
     from the rule bot's call must clear a small margin, and the own-play
     rollouts of the calls solve ``own_samples`` deals a card (two seats play
     that way there, with four hands a solve: hard's 3 cost half of 6 and
@@ -257,6 +270,7 @@ def _partnership(level: Level, own_samples: int) -> Level:
         level,
         play_oversample=32,
         play_own=0,
+        play_best_response=True,
         margin=0.03,
         se_factor=1.0,
         partner_epsilon=0.5,
@@ -409,6 +423,49 @@ def own_card(h: FastHand, seat: int, deals: int, rng: random.Random) -> int | No
     return PLAY | best << 4
 
 
+def side_of(h: FastHand, seat: int) -> int:
+    """The seats of ``seat``'s side as a mask: ``seat`` and, in partnership,
+    its partner."""
+    side = 0
+    for t in range(h.n):
+        if t == seat or (not h.cut and t & 1 == seat & 1):
+            side |= 1 << t
+    return side
+
+
+def best_response_tricks(h: FastHand, side: int, rule: RuleBot, most: bool) -> int:
+    """The maker side's tricks at the end of the play of the full hand ``h``
+    (mutated; in its play) when the seats of ``side`` (a mask) choose their
+    cards seeing every card, for the most tricks if ``most`` (they are the
+    maker's side) or the fewest, and every other seat plays the rule bot's
+    card (``rule.play_code``). The rule bot is deterministic, so only the
+    side's turns branch: this is the side's exact best response to the
+    model on this deal (``Level.play_best_response``). A branch stops as
+    soon as one card reaches all the remaining tricks (or none of them).
+    The compiled core's ``br_tricks`` is the same search."""
+    while h.phase == _PL:
+        t = h.turn
+        m = h.follow_mask(t)
+        if not m & (m - 1):  # forced
+            h.step(PLAY | (m.bit_length() - 1) << 4)
+            continue
+        if not side >> t & 1:
+            h.step(rule.play_code(h, t))
+            continue
+        now, left = h.side_tricks(), 5 - len(h.trick_log)
+        best = -1 if most else 6
+        for c in ids_of(m):
+            child = h.copy()
+            child.step(PLAY | c << 4)
+            v = best_response_tricks(child, side, rule, most)
+            if (v > best) if most else (v < best):
+                best = v
+            if best >= now + left if most else best <= now:
+                break  # nothing can do better
+        return best
+    return h.side_tricks()
+
+
 def finish_hand(
     h: FastHand,
     base: HandState,
@@ -432,11 +489,7 @@ def finish_hand(
     ``me``'s side (``me`` and, in partnership, its partner) are played as the
     search plays them (``own_card``), the others' by the rule bot."""
     deal = base.deal
-    smart = 0
-    if own and me >= 0:
-        for t in range(h.n):
-            if t == me or (not h.cut and t & 1 == me & 1):
-                smart |= 1 << t
+    smart = side_of(h, me) if own and me >= 0 else 0
     while h.phase != _OV:
         p = h.phase
         if p == _PL:
@@ -672,6 +725,19 @@ class SearchBot:
         vals = Solver(h).move_values()
         return {code: vals[code >> 4] for code in codes}
 
+    def _best_response(self, h: FastHand, codes: Sequence[int]) -> dict[int, int]:
+        """Maker side's total tricks after each of ``codes`` when the side of
+        the seat to act then plays its best response to the rule bot's cards
+        (``best_response_tricks``)."""
+        seat = h.turn
+        side, most = side_of(h, seat), h.on_maker_side(seat)
+        out = {}
+        for code in codes:
+            child = h.copy()
+            child.step(code)
+            out[code] = best_response_tricks(child, side, self.model, most)
+        return out
+
     def _play_values(
         self, view: View, legal: list[Action], rng: random.Random
     ) -> list[tuple[Action, float]]:
@@ -690,10 +756,11 @@ class SearchBot:
                 codes,
                 level.play_own,
                 level.partner_eps(),
+                level.play_best_response,
             )
             self.samples += k * max(1, over)
             self.solves += solves
-            if level.play_own and len(view.tricks) < 4:
+            if level.play_own and not level.play_best_response and len(view.tricks) < 4:
                 self.rollouts += len(ws) * len(codes)
             row = [utility(p, seat, view.rules, view.scores) for p in table]
             maker = view.maker
@@ -728,7 +795,8 @@ class SearchBot:
         maker side's tricks after each of ``codes`` (solved), the utility by
         those tricks and whether the seat is on the maker's side."""
         seat = view.seat
-        own = self.level_for(view.rules).play_own
+        level = self.level_for(view.rules)
+        own = level.play_own
         row: list[float] = []
         on_maker = False
         solved = []
@@ -737,7 +805,9 @@ class SearchBot:
             if not row:
                 row = utility_row(h, seat, view.scores)
                 on_maker = h.on_maker_side(seat)
-            if own and len(h.trick_log) < 4:
+            if level.play_best_response and len(h.trick_log) < 4:
+                solved.append((w, self._best_response(h, codes)))
+            elif own and len(h.trick_log) < 4:
                 solved.append((w, self._own_tricks(st, codes, own, rng)))
             else:
                 solved.append((w, self._move_tricks(h, codes)))
