@@ -16,6 +16,7 @@ from typing import Any, Literal
 import pytest
 
 from euchre import Action, Card, Deal, HandState, Phase, Rules, Suit
+from euchre.actions import PLAY
 from euchre.bots import (
     ARENA_BOTS,
     BOT_NAMES,
@@ -111,6 +112,10 @@ def test_names_and_levels() -> None:
         make_bot("rule:hard")
     cheat = make_bot("cheat", seed=1)
     assert isinstance(cheat, StateBot) and isinstance(cheat, CheatBot)
+    br = make_bot("cheat:br", seed=1)
+    assert isinstance(br, CheatBot) and br.best_response and br.name == "cheat:br"
+    assert "cheat:br" in ARENA_BOTS and "cheat:br" not in BOT_NAMES
+    assert not cheat.best_response
 
 
 def test_levels_by_variant() -> None:
@@ -695,6 +700,45 @@ def test_cheat_bot_is_legal(variant: Variant) -> None:
             state = state.apply(action)
     with pytest.raises(TypeError):
         CheatBot().choose(View.of(state, 0), ())
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_cheat_best_response_takes_at_least_the_solved_play(variant: Variant) -> None:
+    """``cheat:br`` against rule bots: the same calls as ``cheat`` (its
+    decisions before the play are cheat's), then on every deal at least as
+    good a count of tricks for its side as ``cheat``'s double-dummy play
+    takes (the rule bots are deterministic, so the best response on the
+    true deal is the most any play can take), and better on some."""
+    rules = Rules(variant=variant)
+    rng = random.Random(21)
+    better = 0
+    for i in range(24):
+        deal = Deal.random(rules, rng)
+        dealer = i % rules.seats
+        me = (dealer + 1 + i // rules.seats) % rules.seats
+        ends = []
+        for bot in (CheatBot(), CheatBot(best_response=True)):
+            state = HandState(rules, dealer, deal)
+            mine = {me} if rules.cutthroat else {me, me ^ 2}
+            while not state.is_over:
+                seat = state.to_act
+                assert seat is not None
+                who = bot if seat in mine else RuleBot()
+                action = act(who, state, seat)
+                assert action in state.legal_actions()
+                state = state.apply(action)
+            h = state.core
+            if h.thrown_in:
+                ends.append((h.history, 0))
+                continue
+            calls = [(t, code) for t, code in h.history if code & 15 != PLAY]
+            sign = 1 if h.on_maker_side(me) else -1
+            ends.append((calls, sign * h.side_tricks()))
+        (calls_a, got_a), (calls_b, got_b) = ends
+        assert calls_a == calls_b
+        assert got_b >= got_a
+        better += got_b > got_a
+    assert better > 0
 
 
 # -- strength smoke test --------------------------------------------------------------------------

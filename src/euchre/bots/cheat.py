@@ -16,6 +16,16 @@ It gives an upper reference for the arena ("how much is there to gain?").
   deal. The keep-five candidates are filtered to the best few by
   ``rule.strength`` as in the search bot.
 
+``cheat:br`` (``CheatBot(best_response=True)``) plays its cards instead by
+the *all-seeing best response* to rule-bot opponents: each card is scored by
+``search.best_response_tricks`` on the true deal (its side then chooses
+every card seeing the deal, the other seats play the rule bot's cards).
+Against rule bots that is the most any card play can take on the deal once
+the calls are made, more than the double-dummy play, which assumes
+opponents who see every card; against other opponents its model is wrong.
+Its decisions before the play are ``cheat``'s. docs/strength.md measures
+the search's calls with it (``split:search:hard/cheat:br``).
+
 It is deterministic: the full state decides everything.
 """
 
@@ -30,7 +40,7 @@ from ..hand import HandState, Phase
 from ..view import View
 from .rule import RuleBot, strength
 from .scoring import utility, utility_row
-from .search import finish_hand
+from .search import best_response_tricks, finish_hand, side_of
 
 __all__ = ["CheatBot"]
 
@@ -40,9 +50,18 @@ class CheatBot:
 
     name = "cheat"
 
-    def __init__(self, rng: random.Random | None = None, keep_candidates: int = 6) -> None:
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        keep_candidates: int = 6,
+        best_response: bool = False,
+    ) -> None:
         self.rng = rng or random.Random()
         self.keep_candidates = keep_candidates
+        #: play the all-seeing best response to rule-bot opponents (``cheat:br``)
+        self.best_response = best_response
+        if best_response:
+            self.name = "cheat:br"
         self.model = RuleBot(random.Random(0))
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
@@ -94,6 +113,12 @@ class CheatBot:
                 row = utility_row(h, seat, sc)
                 t = h.side_tricks()
                 value[a], mine[a] = row[t], float(t if h.on_maker_side(seat) else 5 - t)
+                continue
+            if self.best_response and h0.phase == Phase.PLAY:
+                most = h.on_maker_side(seat)
+                t = best_response_tricks(h, side_of(h, seat), self.model, most)
+                value[a] = utility_row(h, seat, sc)[t]
+                mine[a] = float(t if most else 5 - t)
                 continue
             done = finish_hand(h, state, self.model, "solve", None, seat)
             if done is None:

@@ -35,23 +35,27 @@ BOT_NAMES: Final = ("random", "rule", "search")
 #: Every name ``make_bot`` knows, for measurement (the arena): the player
 #: bots, each search level, each search level on the Python path
 #: (``search-pure:LEVEL``: the reference the compiled core is measured
-#: against), and the all-seeing ``cheat`` (never offered to players: it looks
-#: at every card).
+#: against), and the all-seeing ``cheat`` and ``cheat:br`` (its card play the
+#: all-seeing best response to rule-bot opponents; never offered to players:
+#: they look at every card).
 ARENA_BOTS: Final = (
     *BOT_NAMES,
     *(f"search:{lv}" for lv in SEARCH_LEVELS),
     *(f"search-pure:{lv}" for lv in SEARCH_LEVELS),
     "cheat",
+    "cheat:br",
 )
 
 
 def make_bot(name: str, seed: int | None = None, level: str | None = None) -> Bot:
     """A bot by name with its own seeded generator: ``random``, ``rule``,
     ``search`` (``level`` one of ``SEARCH_LEVELS``, default
-    ``NAMED_SEARCH_LEVEL``; or the name ``search:LEVEL``), or ``cheat``
-    (measurement only: a ``StateBot`` that must be driven with ``act``; its
-    ``choose`` refuses a bare view)."""
+    ``NAMED_SEARCH_LEVEL``; or the name ``search:LEVEL``), or ``cheat`` and
+    ``cheat:br`` (measurement only: ``StateBot``s that must be driven with
+    ``act``; their ``choose`` refuses a bare view)."""
     rng = random.Random(seed)
+    if name == "cheat:br":
+        return CheatBot(rng, best_response=True)
     base, _, suffix = name.partition(":")
     if suffix and base not in ("search", "search-pure"):
         raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
