@@ -120,33 +120,31 @@ def test_names_and_levels() -> None:
 
 def test_levels_by_variant() -> None:
     """``LEVELS`` has every level for every variant, each named as its key;
-    the variants differ only at hard and expert: Cutthroat judges its card
-    play by own-play rollouts (8 weighed deals per deal, like the decisions
-    before the play), partnership solves 32x-weighed deals, weighs a
-    partner's card plays loosely and keeps a small margin."""
+    the variants differ only at hard and expert, where both judge a card by
+    the side's best response on 32x-weighed deals and partnership weighs a
+    partner's card plays loosely, keeps a small margin and solves fewer
+    deals a card in its own-play rollouts."""
     assert set(LEVELS) == set(RULE_VARIANTS)
     for table in LEVELS.values():
         assert tuple(table) == SEARCH_LEVELS
         assert all(level.name == name for name, level in table.items())
     cut, part = LEVELS["cutthroat"], LEVELS["partnership"]
     for name in SEARCH_LEVELS:
-        assert cut[name].play_oversample == cut[name].oversample
         assert cut[name].maker_edge == part[name].maker_edge == 0.0
+        assert cut[name].play_own == part[name].play_own == 0
         if name in ("easy", "medium"):
             assert part[name] == cut[name]
+            assert cut[name].play_oversample == cut[name].oversample
             assert not cut[name].play_best_response
-            assert cut[name].own_samples == cut[name].play_own == 0
+            assert cut[name].own_samples == 0
         else:
-            assert cut[name].oversample == 8 and cut[name].play_own > 0
+            assert cut[name].oversample == 8
+            for level in (cut[name], part[name]):
+                assert level.play_oversample == 32 and level.play_best_response
             assert cut[name].own_samples >= part[name].own_samples > 0
-            assert part[name].play_oversample == 32 and part[name].play_own == 0
-            assert part[name].play_best_response and not cut[name].play_best_response
             assert part[name].partner_eps() > cut[name].partner_eps()
             same = dataclasses.replace(
                 part[name],
-                play_oversample=8,
-                play_own=cut[name].play_own,
-                play_best_response=False,
                 margin=cut[name].margin,
                 se_factor=cut[name].se_factor,
                 partner_epsilon=None,
@@ -395,9 +393,9 @@ def test_oversampling_resamples_by_weight() -> None:
 @pytest.mark.parametrize(
     ("variant", "knob", "per_play"),
     [
-        ("cutthroat", None, 8),  # the default: hard's card play draws like the rest
-        ("partnership", None, 32),  # the default: partnership's play_oversample
-        ("cutthroat", 32, 32),  # play_oversample set
+        ("cutthroat", None, 32),  # the default: hard's play_oversample
+        ("partnership", None, 32),  # the same in partnership
+        ("cutthroat", 8, 8),  # play_oversample set
         ("partnership", 16, 16),  # play_oversample set
     ],
 )
@@ -405,9 +403,9 @@ def test_card_play_draws_its_own_oversample(
     variant: Literal["cutthroat", "partnership"], knob: int | None, per_play: int
 ) -> None:
     """``Level.play_oversample``: a bot's card play weighs that many deals
-    per deal it solves (by default 8 in Cutthroat and 32 in partnership at
-    hard) while its decisions before the play keep ``Level.oversample``;
-    the resampled deals still agree with the view."""
+    per deal it judges (by default 32 at hard) while its decisions before
+    the play keep ``Level.oversample``; the resampled deals still agree
+    with the view."""
     bot = make_bot("search:hard", 3)
     assert isinstance(bot, SearchBot)
     rules = Rules(variant=variant)
@@ -591,6 +589,28 @@ def test_own_play_rollouts_finish_the_hand(variant: Variant) -> None:
         for _s, code in h.history:
             assert replay.step_recorded(code) is None
         assert replay.over and replay.points == h.points
+
+
+@pytest.mark.parametrize("compiled_core", [True, False])
+def test_play_own_judges_cards_by_own_play_rollouts(compiled_core: bool) -> None:
+    """``Level.play_own`` (no level uses it now): a card play before the last
+    trick plays each legal card out on each weighed deal by an own-play
+    rollout, counted in ``rollouts``; the card is legal."""
+    if compiled_core and not compiled.COMPILED_AVAILABLE:
+        pytest.skip("the compiled search is not built")
+    rules = Rules()
+    bot = SearchBot(random.Random(2), level="medium", compiled_core=compiled_core)
+    set_level(bot, rules, play_own=2, play_samples=4)
+    played = 0
+    for state, seat in play_positions(rules, 4, 6):
+        view = View.of(state, seat)
+        before = bot.rollouts
+        a = bot.choose(view, view.legal)
+        assert a in view.legal
+        if len(view.legal) > 1:
+            assert bot.rollouts - before >= len(view.legal)
+            played += 1
+    assert played > 0
 
 
 # -- the card play against the model (Level.play_best_response) --------------------------------

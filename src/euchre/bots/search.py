@@ -33,18 +33,17 @@ whose weight falls below ``_FLOOR`` is not replayed further.
 the last trick is simply played out); the maker side's tricks are turned
 into points with the scoring table of the hand and into utility; the
 weighted average picks the card (ties: more of my side's tricks, then the
-lower card). At the levels with ``Level.play_own`` (Cutthroat hard and
-expert) each card is instead played out on each sample in an *own-play
-rollout*: the other seats by the rule bot (the model of them), the bot's
-own later cards as the search plays them, cheaply (``own_card``). Solving
-assumes every seat sees every card; the rollout plays against the
-opponents the model expects, which is what the bot faces. At the levels
-with ``Level.play_best_response`` (partnership hard and expert) each card
-is judged on each sample by the side's *best response* to the model
-(``best_response_tricks``): the bot and its partner choose their later
-cards seeing the sample's cards, and the opponents play the rule bot's
-cards -- the exact search of the sample, but against the opponents the
-model expects rather than against opponents who see every card.
+lower card). At the levels with ``Level.play_best_response`` (hard and
+expert) each card is judged on each sample instead by the side's *best
+response* to the model (``best_response_tricks``): the bot (and, in
+partnership, its partner) choose their later cards seeing the sample's
+cards, and the other seats play the rule bot's cards -- the exact search
+of the sample, but against the opponents the model expects rather than
+against opponents who see every card. ``Level.play_own`` (no level uses it
+since the best response measured as well in Cutthroat and better in
+partnership) plays each card out on each sample in an *own-play rollout*
+instead: the other seats by the rule bot, the bot's own later cards as the
+search plays them, cheaply (``own_card``).
 
 **Own-play rollouts.** ``own_card`` plays a card for a seat as the search
 would, at a fraction of the cost: a few deals in which the cards the seat
@@ -179,7 +178,8 @@ class Level:
     #: search does, with this many deals per card (0: by the rule bot)
     own_samples: int = 0
     #: a card play is judged by own-play rollouts (as ``own_samples``) with
-    #: this many deals per card instead of solving each deal (0: solve)
+    #: this many deals per card instead of solving each deal (0: solve; no
+    #: level uses it since ``play_best_response``)
     play_own: int = 0
     #: a card play is judged on each weighed deal by the best the bot's side
     #: can do after it against the rule bot's card play
@@ -231,12 +231,12 @@ _CUTTHROAT_LEVELS: Final = {
         keep_candidates=4,
         infer_plays=True,
         oversample=8,
-        play_oversample=8,
         margin=0.0,
         se_factor=0.5,
         max_rollouts=800,
         own_samples=6,
-        play_own=4,
+        play_oversample=32,
+        play_best_response=True,
     ),
     "expert": Level(
         "expert",
@@ -246,31 +246,25 @@ _CUTTHROAT_LEVELS: Final = {
         keep_candidates=6,
         infer_plays=True,
         oversample=8,
-        play_oversample=8,
         margin=0.0,
         se_factor=0.5,
         max_rollouts=1600,
         own_samples=8,
-        play_own=6,
+        play_oversample=32,
+        play_best_response=True,
     ),
 }
 
 
 def _partnership(level: Level, own_samples: int) -> Level:
-    """A Cutthroat level (hard, expert) as partnership plays it: a card play
-    weighs 32 deals per deal it judges and judges each by the side's best
-    response to the rule bot's cards (own-play rollouts lost there, and
-    the best response beat solving), a partner's card plays are weighed
-    loosely, a deviation
+    """A Cutthroat level (hard, expert) as partnership plays it: a
+    partner's card plays are weighed loosely, a deviation
     from the rule bot's call must clear a small margin, and the own-play
     rollouts of the calls solve ``own_samples`` deals a card (two seats play
     that way there, with four hands a solve: hard's 3 cost half of 6 and
     measured the same)."""
     return replace(
         level,
-        play_oversample=32,
-        play_own=0,
-        play_best_response=True,
         margin=0.03,
         se_factor=1.0,
         partner_epsilon=0.5,
@@ -279,9 +273,8 @@ def _partnership(level: Level, own_samples: int) -> Level:
 
 
 #: The levels by variant, then by name. The variants gain from the knobs
-#: differently (see docs/strength.md): at hard and expert the Cutthroat
-#: card play is judged by own-play rollouts against rule-bot opponents, the
-#: partnership card play by solving 32x-weighed deals (``_partnership``).
+#: differently (see docs/strength.md): partnership weighs a partner's card
+#: plays loosely and keeps a margin for its calls (``_partnership``).
 LEVELS: Final[dict[str, dict[str, Level]]] = {
     "cutthroat": _CUTTHROAT_LEVELS,
     "partnership": {
