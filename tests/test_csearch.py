@@ -249,3 +249,34 @@ def test_own_card_sees_only_the_seats_view_and_matches_python() -> None:
     assert total > 100
     assert cross >= min(same, own) - 0.08 * total, (cross, same, own, total)
     assert cross >= 0.7 * total
+
+
+def test_infoset_response_bounded_by_the_per_deal_best_response() -> None:
+    """The information-set best response (``Level.play_infoset``) plays the
+    bot's later cards by what it will have seen, so on the same weighed
+    deals it is worth at most the per-deal best response (which sees each
+    deal) after every card, and exactly as much on a single deal; ``table``
+    is the points table ``play`` reports."""
+    checked = strict = 0
+    for st, view in positions(300, seed=12):
+        if view.phase != Phase.PLAY or len(view.tricks) >= 4:
+            continue
+        search = compiled.known(view)
+        table = search.table()
+        row = [float(p[view.seat] - sum(p) / len(p)) for p in table]
+        codes = [a.code for a in st.legal_actions()]
+        for k in (1, 12):
+            ws, per_deal, _, table2 = search.play(9, k, 4, True, codes, 0, 0.5, True)
+            ws_i, infoset, _, _ = search.play(9, k, 4, True, codes, 0, 0.5, True, row)
+            assert table2 == table and ws_i == ws
+            for i in range(len(codes)):
+                br = sum(w * row[t[i]] for w, t in zip(ws, per_deal, strict=True))
+                isr = sum(w * row[t[i]] for w, t in zip(ws, infoset, strict=True))
+                if k == 1:
+                    assert isr == pytest.approx(br)
+                else:
+                    assert isr <= br + 1e-9
+                    strict += isr < br - 1e-9
+            checked += 1
+    assert checked > 100
+    assert strict > 0  # seeing each deal is worth something somewhere

@@ -1043,6 +1043,207 @@ static void best_response(const Hand *h, const uint64_t *codes, int ncodes, int 
     }
 }
 
+/* --- the card play as an information-set best response (Level.play_infoset) --------- */
+
+/* The weighed deals of a card play are the worlds the bot may be in. The
+ * per-deal best response (br_tricks) lets the bot choose each later card
+ * seeing the deal (strategy fusion). Here the bot's later cards may depend
+ * only on what it will have seen: worlds in which the same cards were played
+ * are one information set, and one card is chosen for all of them, the one
+ * with the most utility summed over them (by weight). The other side plays
+ * the rule bot's cards (deterministic, so a world's next cards follow from
+ * the cards played); a partner plays the per-deal best response of the side
+ * (it sees what the bot does not, and the bot cannot choose for it). */
+
+typedef struct {
+    int me, side, maxi;
+    const double *row; /* utility to the bot by the maker side's tricks */
+    int nworld;        /* worlds at the root (size of the scratch rows) */
+    long budget;       /* world-steps left before the search falls back to per-deal play */
+} IsCtx;
+
+typedef struct {
+    Hand h;
+    double w;
+    int idx;
+} World;
+
+/* Continue world ``h`` to the next turn of the bot with a choice, or to the
+ * end of the play. */
+static void is_advance(IsCtx *c, Hand *h) {
+    while (h->phase == P_PLAY) {
+        int t = h->turn;
+        uint64_t m = ch_follow_mask(h, t);
+        c->budget--;
+        if (!(m & (m - 1))) {
+            ch_step(h, K_PLAY | (uint64_t)ch_lsb(m) << 4);
+            continue;
+        }
+        if (t == c->me)
+            return;
+        if (c->side >> t & 1) { /* the partner: the side's per-deal best response */
+            uint64_t best_code = 0;
+            int best = c->maxi ? -1 : 6;
+            for (; m; m &= m - 1) {
+                Hand child = *h;
+                uint64_t code = K_PLAY | (uint64_t)ch_lsb(m) << 4;
+                ch_step(&child, code);
+                int v = br_tricks(&child, c->side, c->maxi);
+                if (c->maxi ? v > best : v < best) {
+                    best = v;
+                    best_code = code;
+                }
+            }
+            ch_step(h, best_code);
+            continue;
+        }
+        ch_step(h, cr_choose(h, t));
+    }
+}
+
+/* Whether two worlds show the bot the same cards played (same public play). */
+static int is_same_play(const Hand *a, const Hand *b) {
+    if (a->nlog != b->nlog || a->ntrick != b->ntrick)
+        return 0;
+    for (int i = 0; i < a->nlog; i++)
+        if (a->log[i].ncards != b->log[i].ncards ||
+            memcmp(a->log[i].cards, b->log[i].cards, (size_t)a->log[i].ncards))
+            return 0;
+    return !memcmp(a->trick, b->trick, (size_t)a->ntrick);
+}
+
+static double is_node(IsCtx *c, World *ws, int n, int *out);
+
+/* Worlds ``ws`` (advanced): the finished ones score, the others are split
+ * into the bot's information sets, each decided by is_node. The utility
+ * summed by weight; each world's maker-side tricks into ``out[idx]``. -1e300
+ * out of memory. */
+static double is_split(IsCtx *c, World *ws, int n, int *out) {
+    double v = 0.0;
+    int rest = 0;
+    for (int i = 0; i < n; i++) {
+        if (ws[i].h.phase != P_PLAY) {
+            int t = ch_side_tricks(&ws[i].h);
+            out[ws[i].idx] = t;
+            v += ws[i].w * c->row[t];
+        } else {
+            ws[rest++] = ws[i];
+        }
+    }
+    /* group the rest in place: move each information set to the front */
+    int start = 0;
+    while (start < rest) {
+        int end = start + 1;
+        for (int i = start + 1; i < rest; i++)
+            if (is_same_play(&ws[start].h, &ws[i].h)) {
+                if (i != end) {
+                    World tmp = ws[end];
+                    ws[end] = ws[i];
+                    ws[i] = tmp;
+                }
+                end++;
+            }
+        double g = is_node(c, ws + start, end - start, out);
+        if (g < -1e299)
+            return g;
+        v += g;
+        start = end;
+    }
+    return v;
+}
+
+/* Worlds ``ws``: one information set at the bot's turn. The best card for
+ * them all; its tricks per world into ``out``. */
+static double is_node(IsCtx *c, World *ws, int n, int *out) {
+    uint64_t m = ch_follow_mask(&ws[0].h, c->me);
+    if (c->budget <= 0) { /* out of budget: per-deal best response from here */
+        double v = 0.0;
+        for (int i = 0; i < n; i++) {
+            Hand h = ws[i].h;
+            int t = br_tricks(&h, c->side, c->maxi);
+            out[ws[i].idx] = t;
+            v += ws[i].w * c->row[t];
+        }
+        return v;
+    }
+    World *kid = malloc(sizeof(World) * (size_t)n);
+    int *cur = malloc(sizeof(int) * (size_t)c->nworld);
+    int *best_out = malloc(sizeof(int) * (size_t)c->nworld);
+    if (!kid || !cur || !best_out) {
+        free(kid);
+        free(cur);
+        free(best_out);
+        return -1e300;
+    }
+    double best = -1e300;
+    for (; m; m &= m - 1) {
+        uint64_t code = K_PLAY | (uint64_t)ch_lsb(m) << 4;
+        for (int i = 0; i < n; i++) {
+            kid[i] = ws[i];
+            ch_step(&kid[i].h, code);
+            is_advance(c, &kid[i].h);
+        }
+        double v = is_split(c, kid, n, cur);
+        if (v < -1e299) {
+            best = v;
+            break;
+        }
+        if (v > best + 1e-12) {
+            best = v;
+            for (int i = 0; i < n; i++)
+                best_out[ws[i].idx] = cur[ws[i].idx];
+        }
+    }
+    if (best > -1e299)
+        for (int i = 0; i < n; i++)
+            out[ws[i].idx] = best_out[ws[i].idx];
+    free(kid);
+    free(cur);
+    free(best_out);
+    return best;
+}
+
+/* SearchBot._infoset_response: on the weighed deals ``kept[0..m)`` (the
+ * seat to act is the bot), the maker side's tricks on each deal after each
+ * of ``codes`` when the bot then plays the information-set best response
+ * (``row``: its utility by those tricks) -- into ``res[j * 16 + i]``.
+ * 0, or -1 out of memory. */
+static int infoset_response(const Sample *kept, int m, const uint64_t *codes, int nc,
+                            const double *row, long budget, int *res) {
+    const Hand *h0 = &kept[0].h;
+    IsCtx c;
+    c.me = h0->turn;
+    c.side = side_mask(&h0->r, c.me);
+    c.maxi = ch_on_maker_side(h0, c.me);
+    c.row = row;
+    c.nworld = m;
+    c.budget = budget;
+    World *ws = malloc(sizeof(World) * (size_t)m);
+    int *out = malloc(sizeof(int) * (size_t)m);
+    if (!ws || !out) {
+        free(ws);
+        free(out);
+        return -1;
+    }
+    int e = 0;
+    for (int i = 0; i < nc && !e; i++) {
+        for (int j = 0; j < m; j++) {
+            ws[j].h = kept[j].h;
+            ws[j].w = kept[j].w;
+            ws[j].idx = j;
+            ch_step(&ws[j].h, codes[i]);
+            is_advance(&c, &ws[j].h);
+        }
+        if (is_split(&c, ws, m, out) < -1e299)
+            e = -1;
+        for (int j = 0; j < m; j++)
+            res[j * 16 + i] = out[j];
+    }
+    free(ws);
+    free(out);
+    return e;
+}
+
 /* --- the search's own card play in rollouts (Level.own_samples, Level.play_own) ------- */
 
 /* The effective suits each seat has shown void in during the play of ``h``
@@ -1411,6 +1612,37 @@ static PyObject *Search_draw(SearchObject *self, PyObject *args) {
     return out;
 }
 
+/* table(): the points of every seat by the maker side's tricks, 0..5 (the
+ * view's trump, maker and lone players settled; from one consistent deal). */
+static PyObject *Search_table(SearchObject *self, PyObject *Py_UNUSED(ignored)) {
+    if (self->k.phase != P_PLAY) {
+        PyErr_SetString(PyExc_ValueError, "table(): the view is not in its play phase");
+        return NULL;
+    }
+    Rng r;
+    rng_seed(&r, 1);
+    Hand h;
+    int e = known_draw(&self->k, &r, &h);
+    if (e < 0)
+        return draw_error(e), NULL;
+    PyObject *table = PyList_New(6);
+    if (!table)
+        return NULL;
+    for (int made = 0; made < 6; made++) {
+        int pts[4];
+        ch_points_for(&h, made, pts);
+        PyObject *t = PyTuple_New(self->k.r.n);
+        if (!t) {
+            Py_DECREF(table);
+            return NULL;
+        }
+        for (int s = 0; s < self->k.r.n; s++)
+            PyTuple_SET_ITEM(t, s, PyLong_FromLong(pts[s]));
+        PyList_SET_ITEM(table, made, t);
+    }
+    return table;
+}
+
 /* the common arguments of samples / decide / play */
 static int batch_args(int k, int oversample, Sample **draws, Sample **kept) {
     if (k < 1 || k > 10000 || oversample < 1 || oversample > 1000 || k * oversample > 200000) {
@@ -1588,11 +1820,25 @@ static PyObject *Search_play(SearchObject *self, PyObject *args) {
     unsigned long long seed;
     int k, over, infer, own = 0, br = 0;
     double peps = CR_EPSILON;
-    PyObject *cands;
-    if (!PyArg_ParseTuple(args, "KiipO|idp", &seed, &k, &over, &infer, &cands, &own, &peps, &br))
+    PyObject *cands, *row_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "KiipO|idpO", &seed, &k, &over, &infer, &cands, &own, &peps, &br,
+                          &row_obj))
         return NULL;
     if (own_arg(own) < 0)
         return NULL;
+    double row[6];
+    int infoset = row_obj != Py_None;
+    if (infoset) {
+        if (!PyList_Check(row_obj) || PyList_GET_SIZE(row_obj) != 6) {
+            PyErr_SetString(PyExc_TypeError, "row: a list of 6 utilities (or None)");
+            return NULL;
+        }
+        for (int i = 0; i < 6; i++) {
+            row[i] = PyFloat_AsDouble(PyList_GET_ITEM(row_obj, i));
+            if (row[i] == -1.0 && PyErr_Occurred())
+                return NULL;
+        }
+    }
     if (!PyList_Check(cands) || PyList_GET_SIZE(cands) < 1 || PyList_GET_SIZE(cands) > 16) {
         PyErr_SetString(PyExc_TypeError, "codes: a list of 1 to 16 card-play codes");
         return NULL;
@@ -1620,13 +1866,17 @@ static PyObject *Search_play(SearchObject *self, PyObject *args) {
     int m, bad = 0, solves = 0, me = self->k.seat, smart = side_mask(&self->k.r, me);
     Py_BEGIN_ALLOW_THREADS
     m = weighed_samples(&self->k, &r, k, over, infer, peps, draws, kept);
-    for (int j = 0; j < m && !bad; j++) {
-        const Hand *h = &kept[j].h;
+    for (int j = 0; j < m && !bad; j++)
         for (int i = 0; i < nc; i++)
-            if (!ch_is_legal(h, codes[i], 0))
+            if (!ch_is_legal(&kept[j].h, codes[i], 0))
                 bad = 1;
-        if (bad)
-            break;
+    if (!bad && m > 0 && infoset && kept[0].h.nlog < 4) {
+        if (infoset_response(kept, m, codes, nc, row, 20000000L, res) < 0)
+            bad = 2;
+        infoset = 2; /* done: no per-deal loop */
+    }
+    for (int j = 0; j < m && !bad && infoset != 2; j++) {
+        const Hand *h = &kept[j].h;
         if (br && h->nlog < 4) {
             best_response(h, codes, nc, &res[j * 16]);
             continue;
@@ -1706,6 +1956,8 @@ static PyMethodDef Search_methods[] = {
      "samples(seed, k, oversample, infer_plays): [(Hand, weight)] as SearchBot._samples."},
     {"decide", (PyCFunction)Search_decide, METH_VARARGS,
      "decide(seed, k, oversample, infer_plays, candidates): (weights, outcomes)."},
+    {"table", (PyCFunction)Search_table, METH_NOARGS,
+     "table(): the points of every seat by the maker side's tricks, 0..5."},
     {"play", (PyCFunction)Search_play, METH_VARARGS,
      "play(seed, k, oversample, infer_plays, codes): (weights, tricks, solves, points)."},
     {NULL, NULL, 0, NULL},

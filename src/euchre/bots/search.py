@@ -186,6 +186,12 @@ class Level:
     #: (``best_response_tricks``) instead of by solving it double-dummy
     #: (before ``play_own``, which it overrides)
     play_best_response: bool = False
+    #: a card play is judged by the information-set best response to the
+    #: model over the weighed deals: the bot's later cards depend only on
+    #: what it will have seen, one card for all the deals that show the
+    #: same play (compiled core only; over ``play_best_response``; no level
+    #: uses it yet: see docs/strength.md, "The information-set best response")
+    play_infoset: bool = False
     #: the epsilon a partner's card plays (partnership) are weighed with in
     #: the inference (None: the model's, ``RuleBot.epsilon``): a partner
     #: who plays by search rather than by the rule bot is modeled more loosely
@@ -741,7 +747,11 @@ class SearchBot:
         level = self.level_for(view.rules)
         k, over = level.play_samples, level.play_oversample
         if self.compiled:
-            ws, tricks, solves, table = compiled.known(view).play(
+            search = compiled.known(view)
+            irow = None
+            if level.play_infoset:
+                irow = [utility(p, seat, view.rules, view.scores) for p in search.table()]
+            ws, tricks, solves, table = search.play(
                 rng.getrandbits(64),
                 k,
                 max(1, over),
@@ -750,6 +760,7 @@ class SearchBot:
                 level.play_own,
                 level.partner_eps(),
                 level.play_best_response,
+                irow,
             )
             self.samples += k * max(1, over)
             self.solves += solves
