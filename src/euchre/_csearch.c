@@ -1082,19 +1082,15 @@ static void is_advance(IsCtx *c, Hand *h) {
         if (t == c->me)
             return;
         if (c->side >> t & 1) { /* the partner: the side's per-deal best response */
-            uint64_t best_code = 0;
-            int best = c->maxi ? -1 : 6;
-            for (; m; m &= m - 1) {
-                Hand child = *h;
-                uint64_t code = K_PLAY | (uint64_t)ch_lsb(m) << 4;
-                ch_step(&child, code);
-                int v = br_tricks(&child, c->side, c->maxi);
-                if (c->maxi ? v > best : v < best) {
-                    best = v;
-                    best_code = code;
-                }
-            }
-            ch_step(h, best_code);
+            uint64_t codes[8];
+            int vals[8], nc = 0, b = 0;
+            for (; m; m &= m - 1)
+                codes[nc++] = K_PLAY | (uint64_t)ch_lsb(m) << 4;
+            best_response(h, codes, nc, vals);
+            for (int i = 1; i < nc; i++)
+                if (c->maxi ? vals[i] > vals[b] : vals[i] < vals[b])
+                    b = i;
+            ch_step(h, codes[b]);
             continue;
         }
         ch_step(h, cr_choose(h, t));
@@ -1203,7 +1199,7 @@ static double is_node(IsCtx *c, World *ws, int n, int *out) {
     return best;
 }
 
-/* SearchBot._infoset_response: on the weighed deals ``kept[0..m)`` (the
+/* Search.play with a ``row`` (Level.play_infoset): on the weighed deals ``kept[0..m)`` (the
  * seat to act is the bot), the maker side's tricks on each deal after each
  * of ``codes`` when the bot then plays the information-set best response
  * (``row``: its utility by those tricks) -- into ``res[j * 16 + i]``.
@@ -1612,6 +1608,27 @@ static PyObject *Search_draw(SearchObject *self, PyObject *args) {
     return out;
 }
 
+/* The points of every seat by the maker side's tricks, 0..5, of ``h`` (its
+ * trump, maker and lone players settled): a list of 6 tuples, or NULL. */
+static PyObject *points_table(const Hand *h) {
+    PyObject *table = PyList_New(6);
+    if (!table)
+        return NULL;
+    for (int made = 0; made < 6; made++) {
+        int pts[4];
+        ch_points_for(h, made, pts);
+        PyObject *t = PyTuple_New(h->r.n);
+        if (!t) {
+            Py_DECREF(table);
+            return NULL;
+        }
+        for (int s = 0; s < h->r.n; s++)
+            PyTuple_SET_ITEM(t, s, PyLong_FromLong(pts[s]));
+        PyList_SET_ITEM(table, made, t);
+    }
+    return table;
+}
+
 /* table(): the points of every seat by the maker side's tricks, 0..5 (the
  * view's trump, maker and lone players settled; from one consistent deal). */
 static PyObject *Search_table(SearchObject *self, PyObject *Py_UNUSED(ignored)) {
@@ -1625,22 +1642,7 @@ static PyObject *Search_table(SearchObject *self, PyObject *Py_UNUSED(ignored)) 
     int e = known_draw(&self->k, &r, &h);
     if (e < 0)
         return draw_error(e), NULL;
-    PyObject *table = PyList_New(6);
-    if (!table)
-        return NULL;
-    for (int made = 0; made < 6; made++) {
-        int pts[4];
-        ch_points_for(&h, made, pts);
-        PyObject *t = PyTuple_New(self->k.r.n);
-        if (!t) {
-            Py_DECREF(table);
-            return NULL;
-        }
-        for (int s = 0; s < self->k.r.n; s++)
-            PyTuple_SET_ITEM(t, s, PyLong_FromLong(pts[s]));
-        PyList_SET_ITEM(table, made, t);
-    }
-    return table;
+    return points_table(&h);
 }
 
 /* the common arguments of samples / decide / play */
@@ -1910,8 +1912,7 @@ static PyObject *Search_play(SearchObject *self, PyObject *args) {
     }
     ws = PyList_New(m);
     tricks = PyList_New(m);
-    table = PyList_New(6);
-    if (!ws || !tricks || !table)
+    if (!ws || !tricks)
         goto done;
     for (int j = 0; j < m; j++) {
         PyList_SET_ITEM(ws, j, PyFloat_FromDouble(kept[j].w));
@@ -1922,16 +1923,9 @@ static PyObject *Search_play(SearchObject *self, PyObject *args) {
             PyList_SET_ITEM(row, i, PyLong_FromLong(res[j * 16 + i]));
         PyList_SET_ITEM(tricks, j, row);
     }
-    for (int made = 0; made < 6; made++) {
-        int pts[4];
-        ch_points_for(&kept[0].h, made, pts);
-        PyObject *t = PyTuple_New(self->k.r.n);
-        if (!t)
-            goto done;
-        for (int s = 0; s < self->k.r.n; s++)
-            PyTuple_SET_ITEM(t, s, PyLong_FromLong(pts[s]));
-        PyList_SET_ITEM(table, made, t);
-    }
+    table = points_table(&kept[0].h);
+    if (!table)
+        goto done;
     ret = Py_BuildValue("(OOiO)", ws, tricks, solves, table);
 done:
     Py_XDECREF(ws);
