@@ -143,12 +143,18 @@ def test_levels_by_variant() -> None:
                 assert level.play_oversample == 32 and level.play_best_response
             assert cut[name].own_samples >= part[name].own_samples > 0
             assert part[name].partner_eps() > cut[name].partner_eps()
+            # Cutthroat judges a card by the information-set best response on
+            # more deals; partnership keeps the per-deal one (docs/strength.md)
+            assert cut[name].play_infoset and not part[name].play_infoset
+            assert cut[name].play_samples > part[name].play_samples
             same = dataclasses.replace(
                 part[name],
                 margin=cut[name].margin,
                 se_factor=cut[name].se_factor,
                 partner_epsilon=None,
                 own_samples=cut[name].own_samples,
+                play_samples=cut[name].play_samples,
+                play_infoset=True,
             )
             assert same == cut[name]
 

@@ -1872,12 +1872,13 @@ static PyObject *Search_play(SearchObject *self, PyObject *args) {
         for (int i = 0; i < nc; i++)
             if (!ch_is_legal(&kept[j].h, codes[i], 0))
                 bad = 1;
+    int answered = 0; /* res already holds the information-set best response */
     if (!bad && m > 0 && infoset && kept[0].h.nlog < 4) {
         if (infoset_response(kept, m, codes, nc, row, 20000000L, res) < 0)
             bad = 2;
-        infoset = 2; /* done: no per-deal loop */
+        answered = 1;
     }
-    for (int j = 0; j < m && !bad && infoset != 2; j++) {
+    for (int j = 0; j < m && !bad && !answered; j++) {
         const Hand *h = &kept[j].h;
         if (br && h->nlog < 4) {
             best_response(h, codes, nc, &res[j * 16]);
@@ -1953,7 +1954,10 @@ static PyMethodDef Search_methods[] = {
     {"table", (PyCFunction)Search_table, METH_NOARGS,
      "table(): the points of every seat by the maker side's tricks, 0..5."},
     {"play", (PyCFunction)Search_play, METH_VARARGS,
-     "play(seed, k, oversample, infer_plays, codes): (weights, tricks, solves, points)."},
+     "play(seed, k, oversample, infer_plays, codes, own=0, partner_eps, best_response=False, "
+     "row=None): (weights, tricks, solves, points); the maker side's tricks per kept deal after "
+     "each code, by the information-set best response if ``row`` (the bot's utility by those "
+     "tricks), else the per-deal one, own-play rollouts or the exact solve."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -39,7 +39,12 @@ response* to the model (``best_response_tricks``): the bot (and, in
 partnership, its partner) choose their later cards seeing the sample's
 cards, and the other seats play the rule bot's cards -- the exact search
 of the sample, but against the opponents the model expects rather than
-against opponents who see every card. ``Level.play_own`` (no level uses it
+against opponents who see every card. In Cutthroat, hard and expert
+(``Level.play_infoset``, compiled core) take the *information-set* best
+response instead: the bot's later cards may depend only on what it will
+have seen, one card for all the deals that show the same play, so the bot
+no longer counts on knowing the sample's hidden cards (the pure-Python
+path keeps the per-deal one). ``Level.play_own`` (no level uses it
 since the best response measured as well in Cutthroat and better in
 partnership) plays each card out on each sample in an *own-play rollout*
 instead: the other seats by the rule bot, the bot's own later cards as the
@@ -189,8 +194,9 @@ class Level:
     #: a card play is judged by the information-set best response to the
     #: model over the weighed deals: the bot's later cards depend only on
     #: what it will have seen, one card for all the deals that show the
-    #: same play (compiled core only; over ``play_best_response``; no level
-    #: uses it yet: see docs/strength.md, "The information-set best response")
+    #: same play (over ``play_best_response``; Cutthroat hard and expert use
+    #: it; the pure-Python path plays the per-deal best response instead; see
+    #: docs/strength.md, "The information-set best response")
     play_infoset: bool = False
     #: the epsilon a partner's card plays (partnership) are weighed with in
     #: the inference (None: the model's, ``RuleBot.epsilon``): a partner
@@ -231,7 +237,7 @@ _CUTTHROAT_LEVELS: Final = {
     ),
     "hard": Level(
         "hard",
-        play_samples=30,
+        play_samples=100,
         decision_rollouts=100,
         min_samples=20,
         keep_candidates=4,
@@ -243,10 +249,11 @@ _CUTTHROAT_LEVELS: Final = {
         own_samples=6,
         play_oversample=32,
         play_best_response=True,
+        play_infoset=True,
     ),
     "expert": Level(
         "expert",
-        play_samples=64,
+        play_samples=200,
         decision_rollouts=240,
         min_samples=48,
         keep_candidates=6,
@@ -258,23 +265,28 @@ _CUTTHROAT_LEVELS: Final = {
         own_samples=8,
         play_oversample=32,
         play_best_response=True,
+        play_infoset=True,
     ),
 }
 
 
-def _partnership(level: Level, own_samples: int) -> Level:
+def _partnership(level: Level, own_samples: int, play_samples: int) -> Level:
     """A Cutthroat level (hard, expert) as partnership plays it: a
     partner's card plays are weighed loosely, a deviation
-    from the rule bot's call must clear a small margin, and the own-play
+    from the rule bot's call must clear a small margin, the own-play
     rollouts of the calls solve ``own_samples`` deals a card (two seats play
     that way there, with four hands a solve: hard's 3 cost half of 6 and
-    measured the same)."""
+    measured the same), and a card play is judged on ``play_samples`` deals
+    by the per-deal best response (the information-set one measured worse
+    there: the partner's later cards still see each deal)."""
     return replace(
         level,
         margin=0.03,
         se_factor=1.0,
         partner_epsilon=0.5,
         own_samples=own_samples,
+        play_samples=play_samples,
+        play_infoset=False,
     )
 
 
@@ -285,8 +297,8 @@ LEVELS: Final[dict[str, dict[str, Level]]] = {
     "cutthroat": _CUTTHROAT_LEVELS,
     "partnership": {
         **_CUTTHROAT_LEVELS,
-        "hard": _partnership(_CUTTHROAT_LEVELS["hard"], 3),
-        "expert": _partnership(_CUTTHROAT_LEVELS["expert"], 8),
+        "hard": _partnership(_CUTTHROAT_LEVELS["hard"], 3, 30),
+        "expert": _partnership(_CUTTHROAT_LEVELS["expert"], 8, 64),
     },
 }
 
