@@ -67,7 +67,7 @@ def test_readme_quick_start_and_makefile() -> None:
     block = quick[quick.index("```sh") : quick.index("```", quick.index("```sh") + 5)]
     for command in ("make play", "make run", "make test"):
         assert re.search(rf"^{command}\b", block, re.M), command
-    assert "10 minutes" in quick
+    assert "15–20 minutes" in quick
     for package in ("chromium", "postgresql"):
         assert package in quick
     first = (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()[0]
