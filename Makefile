@@ -41,7 +41,7 @@ play: $(VENV)/.tui-installed
 run: $(VENV)/.web-installed
 	$(BIN)/euchre serve $(ARGS)
 
-## Every check: lint, strict type check, the test suite (about 10 minutes; run as
+## Every check: lint, strict type check, the test suite (about 15–20 minutes on 2 cores; run as
 ## root, it first installs the missing SYSTEM_PACKAGES with apt-get).
 test: $(VENV)/.dev-installed $(SYSDEPS_STAMP) lint typecheck unit
 
