@@ -56,6 +56,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "bots.compiled",
             "bots.search",
             "bots.cheat",
+            "bots.peek",
             "bots.registry",
             "bots",
         ),

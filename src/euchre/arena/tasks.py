@@ -114,6 +114,8 @@ def check_lineup(labels: Sequence[str], rules: Rules) -> tuple[str, ...]:
         )
     for label in dict.fromkeys(lineup):
         make_arena_bot(label, 0)
+        if rules.cutthroat and "peek:" in bot_kind(label):
+            raise ValueError(f"bot {label!r}: peek bots play partnership only (no partner here)")
     return lineup
 
 

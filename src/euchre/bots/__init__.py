@@ -9,12 +9,15 @@
   chose none, ``NAMED_SEARCH_LEVEL`` for the bare name ``search``.
 - ``CheatBot``: the all-seeing ``StateBot``, for measurement only (named in
   ``ARENA_BOTS``, never in ``BOT_NAMES``); drive it with ``act``.
+- ``PeekBot``: the search bot shown its partner's hand in the card play
+  (``peek:LEVEL``, partnership), a ``StateBot`` for measurement only.
 """
 
 from __future__ import annotations
 
 from .base import Bot, StateBot, act, decide
 from .cheat import CheatBot
+from .peek import PeekBot
 from .random_bot import RandomBot
 from .registry import (
     ARENA_BOTS,
@@ -35,6 +38,7 @@ __all__ = [
     "SEARCH_LEVELS",
     "Bot",
     "CheatBot",
+    "PeekBot",
     "RandomBot",
     "RuleBot",
     "SearchBot",

@@ -23,6 +23,7 @@ compares their strength: docs/performance.md).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
@@ -66,9 +67,14 @@ def hand_rules(rules: Rules) -> tuple[int, int, int, int]:
     return (rules.seats, rules.deck, rule_flags(rules), rules.lone_defender_points)
 
 
-def known(view: View) -> Any:
+def known(view: View, reveal: Mapping[int, int] | None = None) -> Any:
     """What ``view``'s seat knows, as a ``_csearch.Search`` (the work of
-    ``View.sampler`` that does not depend on the draw is done here, once)."""
+    ``View.sampler`` that does not depend on the draw is done here, once).
+
+    ``reveal`` (measurement only: ``bots.peek``) maps other seats to the
+    card mask of their current hands as if the seat saw them: every deal
+    drawn gives such a seat exactly those cards, and nobody else any of
+    them. The cards must be unseen by the view and fill the seat's hand."""
     rules = view.rules
     n = rules.seats
     history: list[tuple[int, int]] = []
@@ -91,6 +97,13 @@ def known(view: View) -> Any:
         for s, suits in view.voids().items():
             for su in suits:
                 voids[s] |= smask[int(su)]
+    for s, mask in (reveal or {}).items():
+        if s == view.seat or not 0 <= s < n:
+            raise ValueError(f"reveal: seat {s} is not another seat")
+        voids[s] |= ((1 << 33) - 1) & ~mask
+        for other in range(n):
+            if other not in (s, view.seat):
+                voids[other] |= mask
     hand = 0
     for c in view.hand:
         hand |= 1 << c.id

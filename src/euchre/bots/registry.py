@@ -8,6 +8,7 @@ from typing import Final
 
 from .base import Bot
 from .cheat import CheatBot
+from .peek import PeekBot
 from .random_bot import RandomBot
 from .rule import RuleBot
 from .search import LEVELS, NAMED_SEARCH_LEVEL, SearchBot
@@ -35,13 +36,16 @@ BOT_NAMES: Final = ("random", "rule", "search")
 #: Every name ``make_bot`` knows, for measurement (the arena): the player
 #: bots, each search level, each search level on the Python path
 #: (``search-pure:LEVEL``: the reference the compiled core is measured
-#: against), and the all-seeing ``cheat`` and ``cheat:br`` (its card play the
-#: all-seeing best response to rule-bot opponents; never offered to players:
-#: they look at every card).
+#: against), the all-seeing ``cheat`` and ``cheat:br`` (its card play the
+#: all-seeing best response to rule-bot opponents) and ``peek:LEVEL`` (the
+#: search at LEVEL, shown its partner's hand in the card play; partnership
+#: only). Never offered to players: they look at cards their seat does not
+#: see.
 ARENA_BOTS: Final = (
     *BOT_NAMES,
     *(f"search:{lv}" for lv in SEARCH_LEVELS),
     *(f"search-pure:{lv}" for lv in SEARCH_LEVELS),
+    *(f"peek:{lv}" for lv in SEARCH_LEVELS),
     "cheat",
     "cheat:br",
 )
@@ -51,14 +55,18 @@ def make_bot(name: str, seed: int | None = None, level: str | None = None) -> Bo
     """A bot by name with its own seeded generator: ``random``, ``rule``,
     ``search`` (``level`` one of ``SEARCH_LEVELS``, default
     ``NAMED_SEARCH_LEVEL``; or the name ``search:LEVEL``), or ``cheat`` and
-    ``cheat:br`` (measurement only: ``StateBot``s that must be driven with
-    ``act``; their ``choose`` refuses a bare view)."""
+    ``cheat:br``, or ``peek:LEVEL`` (measurement only: ``StateBot``s that
+    must be driven with ``act``)."""
     rng = random.Random(seed)
     if name == "cheat:br":
         return CheatBot(rng, best_response=True)
     base, _, suffix = name.partition(":")
-    if suffix and base not in ("search", "search-pure"):
+    if suffix and base not in ("search", "search-pure", "peek"):
         raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
+    if base == "peek":
+        if suffix not in SEARCH_LEVELS:
+            raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
+        return PeekBot(rng, level=suffix)
     if base == "search-pure":
         if suffix not in SEARCH_LEVELS:
             raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")

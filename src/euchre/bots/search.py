@@ -582,6 +582,11 @@ class SearchBot:
         self.deadline: float | None = None
         #: decisions that answered at the deadline with fewer deals than the level's
         self.cut_short = 0
+        #: measurement only (``bots.peek``, the arena's ``peek:LEVEL``): other
+        #: seats' current hands (card masks) the card play's deals give them,
+        #: as if this seat saw them; compiled core only. None for every bot
+        #: that plays.
+        self.reveal: dict[int, int] | None = None
         #: work counters (for tests and measurement)
         self.samples = 0
         self.solves = 0
@@ -758,8 +763,10 @@ class SearchBot:
         codes = [a.code for a in legal]
         level = self.level_for(view.rules)
         k, over = level.play_samples, level.play_oversample
+        if self.reveal and not self.compiled:
+            raise RuntimeError("a search bot is shown other hands only on the compiled core")
         if self.compiled:
-            search = compiled.known(view)
+            search = compiled.known(view, self.reveal)
             irow = None
             if level.play_infoset:
                 irow = [utility(p, seat, view.rules, view.scores) for p in search.table()]
