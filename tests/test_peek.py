@@ -28,6 +28,7 @@ from euchre.bots import (
     decide,
     make_bot,
 )
+from euchre.cards import mask_of
 from euchre.view import View
 
 pytestmark = pytest.mark.skipif(
@@ -49,13 +50,6 @@ def in_play(seed: int, tricks: int = 1) -> HandState:
     return state
 
 
-def mask(cards: object) -> int:
-    m = 0
-    for c in cards:  # type: ignore[attr-defined]
-        m |= 1 << c.id
-    return m
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_revealed_partner_gets_its_true_cards_in_every_deal(seed: int) -> None:
     state = in_play(seed)
@@ -63,7 +57,7 @@ def test_revealed_partner_gets_its_true_cards_in_every_deal(seed: int) -> None:
     seat = state.to_act
     assert seat is not None
     partner = (seat + 2) % 4
-    truth = mask(state.hand(partner))
+    truth = mask_of(state.hand(partner))
     view = View.of(state, seat)
     plain = compiled.known(view).draw(seed, 40)
     shown = compiled.known(view, {partner: truth}).draw(seed, 40)
@@ -75,7 +69,7 @@ def test_revealed_partner_gets_its_true_cards_in_every_deal(seed: int) -> None:
         for other in range(4):
             if other != partner:
                 assert hands[other] & truth == 0  # type: ignore[index]
-        assert hands[seat] == mask(view.hand)  # type: ignore[index]
+        assert hands[seat] == mask_of(view.hand)  # type: ignore[index]
 
 
 def test_reveal_of_the_seat_itself_is_refused() -> None:
@@ -126,7 +120,7 @@ def test_calls_are_the_search_bots_and_the_reveal_lasts_one_play() -> None:
     seat = state.to_act or 0
     action = act(peek, state, seat)
     assert state.is_legal(action)
-    assert seen == [{(seat + 2) % 4: mask(state.hand((seat + 2) % 4))}]
+    assert seen == [{(seat + 2) % 4: mask_of(state.hand((seat + 2) % 4))}]
     assert peek.search.reveal is None
 
 

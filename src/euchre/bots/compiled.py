@@ -28,7 +28,7 @@ from types import ModuleType
 from typing import Any
 
 from ..actions import Action
-from ..cards import SUIT_MASK
+from ..cards import SUIT_MASK, deck_mask, mask_of
 from ..playout import rule_flags
 from ..rules import Rules
 from ..view import View
@@ -100,30 +100,24 @@ def known(view: View, reveal: Mapping[int, int] | None = None) -> Any:
     for s, mask in (reveal or {}).items():
         if s == view.seat or not 0 <= s < n:
             raise ValueError(f"reveal: seat {s} is not another seat")
-        voids[s] |= ((1 << 33) - 1) & ~mask
+        voids[s] |= deck_mask(rules.deck) & ~mask
         for other in range(n):
             if other not in (s, view.seat):
                 voids[other] |= mask
-    hand = 0
-    for c in view.hand:
-        hand |= 1 << c.id
-    dummy = 0
-    for c in view.dummy:
-        dummy |= 1 << c.id
     picked = -1 if view.picked_up is None else int(view.picked_up)
     return module().Search(
         hand_rules(rules),
         view.seat,
         view.dealer,
         int(view.phase),
-        hand,
+        mask_of(view.hand),
         view.up_card.id,
         picked,
         view.merged,
         -1 if view.maker is None else view.maker,
         4 if view.trump is None else int(view.trump),
         [c.id for c in view.discards],
-        dummy,
+        mask_of(view.dummy),
         history,
         played,
         voids,

@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 
 from ..actions import Action
+from ..cards import mask_of
 from ..hand import HandState, Phase
 from ..view import View
 from .base import decide
@@ -47,10 +48,7 @@ class PeekBot:
         if state.phase != Phase.PLAY:
             return decide(self.search, state, seat, scores)
         partner = (seat + 2) % 4
-        mask = 0
-        for c in state.hand(partner):
-            mask |= 1 << c.id
-        self.search.reveal = {partner: mask}
+        self.search.reveal = {partner: mask_of(state.hand(partner))}
         try:
             return decide(self.search, state, seat, scores)
         finally:

@@ -63,13 +63,11 @@ def make_bot(name: str, seed: int | None = None, level: str | None = None) -> Bo
     base, _, suffix = name.partition(":")
     if suffix and base not in ("search", "search-pure", "peek"):
         raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
-    if base == "peek":
+    if base in ("peek", "search-pure"):
         if suffix not in SEARCH_LEVELS:
             raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
-        return PeekBot(rng, level=suffix)
-    if base == "search-pure":
-        if suffix not in SEARCH_LEVELS:
-            raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
+        if base == "peek":
+            return PeekBot(rng, level=suffix)
         return SearchBot(rng, level=suffix, name=name, compiled_core=False)
     if base == "search":
         lv = suffix or level or NAMED_SEARCH_LEVEL
