@@ -226,6 +226,43 @@ def test_suggest_ranks_consistently_with_choose() -> None:
             assert bot.choose(view, view.legal) == ranked[0][0]
 
 
+def test_estimates_record_the_last_call_and_make_it_again() -> None:
+    """``SearchBot.estimates`` (measurement: bench/call_outcomes.py): after a
+    decision before the play, every candidate suggest lists with its value,
+    the rule bot's choice marked (standard error 0), and the level's rule on
+    them picks the bot's choice."""
+    seen = 0
+    for variant in VARIANTS:
+        rules = Rules(variant=variant)
+        for state, seat in positions(rules, 12, seed=5):
+            if state.phase == Phase.PLAY:
+                continue
+            seen += 1
+            view = View.of(state, seat)
+            bot = make_bot("search:medium", 4)
+            assert isinstance(bot, SearchBot) and bot.estimates == []
+            ranked = bot.suggest(view)
+            est = bot.estimates
+            assert {e.action: e.value for e in est} == dict(ranked)
+            priors = [e for e in est if e.prior]
+            assert len(priors) == 1 and priors[0].se == 0.0
+            assert priors[0].action == bot.model.choose(view, view.legal)
+            assert all(e.se >= 0.0 for e in est)
+            level = bot.level_for(rules)
+
+            scores = [
+                (
+                    -round(
+                        e.value - (0.0 if e.prior else level.margin + level.se_factor * e.se), 9
+                    ),
+                    i,
+                )
+                for i, e in enumerate(est)
+            ]
+            assert est[min(scores)[1]].action == ranked[0][0]
+    assert seen >= 6
+
+
 def test_suggest_for_the_keep_lists_filtered_candidates() -> None:
     deal = Deal(
         hands=(cards("9C TD KS QD AC"), cards("JH JD AH 9D TS"), cards("AS JC QC KC QS")),

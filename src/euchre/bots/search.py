@@ -127,6 +127,7 @@ from .scoring import points_table, utility, utility_row
 __all__ = [
     "LEVELS",
     "NAMED_SEARCH_LEVEL",
+    "CallEstimate",
     "Level",
     "SearchBot",
     "finish_hand",
@@ -210,6 +211,19 @@ class Level:
     def decision_samples(self, candidates: int) -> int:
         """Deals to sample for a decision with this many candidate actions."""
         return max(self.min_samples, self.decision_rollouts // max(1, candidates))
+
+
+@dataclass(frozen=True, slots=True)
+class CallEstimate:
+    """One candidate of a decision before the play as the search estimated
+    it (``SearchBot.estimates``; measurement: bench/call_outcomes.py)."""
+
+    action: Action
+    value: float  #: its expected utility over the rollouts
+    #: the standard error of its estimated gain over the rule bot's choice
+    #: (0 for that choice)
+    se: float
+    prior: bool  #: whether it is the rule bot's choice (the default to beat)
 
 
 _CUTTHROAT_LEVELS: Final = {
@@ -587,6 +601,13 @@ class SearchBot:
         #: as if this seat saw them; compiled core only. None for every bot
         #: that plays.
         self.reveal: dict[int, int] | None = None
+        #: measurement only (bench/call_outcomes.py): the candidates of the
+        #: last decision before the play as they were estimated, in the order
+        #: that breaks ties: the choice is the highest ``value`` less the
+        #: level's ``margin`` + ``se_factor`` x ``se`` (the rule bot's choice
+        #: less nothing), the earlier of equals. Empty before any such
+        #: decision.
+        self.estimates: list[CallEstimate] = []
         #: work counters (for tests and measurement)
         self.samples = 0
         self.solves = 0
@@ -894,6 +915,7 @@ class SearchBot:
         ws: list[float] = []
         nb = 0  # batches drawn
         penalty: dict[Action, float] = {}
+        ses: dict[Action, float] = {}
         fast = self.compiled and level.rollout == "rule"
         search = compiled.known(view) if fast else None
         codes = [a.code for a in legal]
@@ -953,7 +975,7 @@ class SearchBot:
                 diffs = [x - y for x, y in zip(per[a], base, strict=True)]
                 mean = sum(w * d for w, d in zip(weights, diffs, strict=True))
                 var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True))
-                se = (var / n_eff) ** 0.5
+                se = ses[a] = (var / n_eff) ** 0.5
                 penalty[a] = level.margin + level.se_factor * se
                 if abs(mean - level.margin) < level.settle_z * se:
                     open_ = True  # still could go either way
@@ -968,6 +990,7 @@ class SearchBot:
         def key(a: Action) -> tuple[float, int]:
             return (-round(value[a] - penalty[a], 9), order[a])
 
+        self.estimates = [CallEstimate(a, value[a], ses.get(a, 0.0), a == prior) for a in legal]
         ranked = sorted(legal, key=key)
         return [(a, value[a]) for a in ranked]
 

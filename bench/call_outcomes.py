@@ -1,0 +1,355 @@
+"""The search bot's calls against their real outcomes.
+
+The search bot makes each decision before the card play (the joker call,
+bids, pick-up and discard, alone, the Cutthroat maker's merge and keep) by
+estimating every candidate's expected utility with rollouts, and keeps the
+rule bot's choice unless another beats it by a margin (``Level.margin``
+plus ``Level.se_factor`` standard errors). This script checks those
+estimates against what the candidates really bring: on the arena's deals
+and seatings against rule bots, at every such decision of the search seat
+with more than one legal action, the hand is finished once after each
+candidate by the real bots (the search bot playing its own cards, the rule
+bots theirs), and the seat's utility recorded (its points minus the
+average of the others' in Cutthroat, its side's minus the other side's in
+partnership; no match situation)::
+
+    python bench/call_outcomes.py                       # search:hard, Cutthroat
+    python bench/call_outcomes.py --variant partnership --deals 300 --seed 11
+    python bench/call_outcomes.py --json
+
+It prints, per hand (a deal in one seating; 95% intervals over the deals):
+
+- **its calls over the rule bot's calls**: what the search's deviations
+  from the rule bot's calls really gain, the rest of the hand played as it
+  is played;
+- **the best call in hindsight**: the candidate that really did best on the
+  deal, over the bot's call (a bound that only a bot seeing the deal could
+  reach);
+- **calibration** by phase: the estimated gain of each candidate over the
+  rule bot's choice against its real gain (mean and least-squares slope);
+- **other margins**: the calls the same estimates would have made with
+  other margins and standard-error factors, each over the bot's own calls.
+  A change of one decision is valued by its real outcome, the later
+  decisions of the hand played by the bots as they would, so every row is
+  measured on the same decisions (paired) without another arena run.
+
+Figures in docs/strength.md ("The calls against their real outcomes").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from multiprocessing import Pool
+from typing import Any
+
+from euchre import Rules
+from euchre.arena import DealTask, arena_tasks, deal_seed, make_arena_bot, mean_ci95, seatings
+from euchre.bots.base import act
+from euchre.bots.scoring import utility
+from euchre.bots.search import SearchBot
+from euchre.hand import Deal, HandState, Phase
+from euchre.view import View
+
+#: the margins and standard-error factors of the offline grid
+MARGINS = (0.0, 0.03, 0.05, 0.1, 0.2)
+SE_FACTORS = (0.0, 0.5, 1.0, 2.0)
+
+Record = dict[str, Any]
+
+
+def _finish(state: HandState, bots: Sequence[Any], seat: int) -> float:
+    """The seat's utility once the real bots have finished the hand."""
+    while not state.is_over:
+        s = state.to_act
+        assert s is not None
+        state = state.apply(act(bots[s], state, s, None), s)
+    result = state.result
+    assert result is not None
+    return utility(result.points, seat, state.rules, ())
+
+
+def deal_records(task: DealTask) -> tuple[int, int, list[Record]]:
+    """Every decision before the play of the lineup's first bot (a search
+    bot) on one deal, in all its seatings: each candidate's estimate and real
+    outcome. Returns the deal's index, its number of seatings and the
+    records."""
+    rules, lineup = task.rules, task.lineup
+    deal = Deal.random(rules, random.Random(task.seed))
+    out: list[Record] = []
+    seats_of = seatings(rules, len(lineup))
+    for k, seating in enumerate(seats_of):
+        bots = [
+            make_arena_bot(lineup[e], deal_seed(task.seed, k * rules.seats + s))
+            for s, e in enumerate(seating)
+        ]
+        state = HandState(rules, task.dealer, deal)
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            b = bots[seat]
+            if isinstance(b, SearchBot) and state.phase != Phase.PLAY:
+                view = View.of(state, seat, None)
+                if len(view.legal) > 1:
+                    chosen = b.suggest(view)[0][0]
+                    out.append(
+                        {
+                            "seating": k,
+                            "seat": seat,
+                            "phase": str(state.phase),
+                            "chosen": str(chosen),
+                            "candidates": [
+                                {
+                                    "action": str(e.action),
+                                    "value": e.value,
+                                    "se": e.se,
+                                    "prior": e.prior,
+                                    "real": _finish(state.apply(e.action, seat), bots, seat),
+                                }
+                                for e in b.estimates
+                            ],
+                        }
+                    )
+            state = state.apply(act(b, state, seat, None), seat)
+    return task.index, len(seats_of), out
+
+
+def choose(rec: Record, margin: float, se_factor: float) -> str:
+    """The call the recorded estimates make with this margin and factor:
+    the search bot's own rule (``SearchBot._decision_values``)."""
+    best: tuple[float, int] | None = None
+    pick = ""
+    for i, c in enumerate(rec["candidates"]):
+        score = c["value"] if c["prior"] else c["value"] - (margin + se_factor * c["se"])
+        key = (-round(score, 9), i)
+        if best is None or key < best:
+            best, pick = key, c["action"]
+    return pick
+
+
+def _real(rec: Record) -> dict[str, float]:
+    return {c["action"]: c["real"] for c in rec["candidates"]}
+
+
+def per_hand(
+    by_deal: dict[int, list[Record]], hands: dict[int, int], gain: Any
+) -> tuple[float, float, float]:
+    """Mean [95% CI] over the deals of ``gain(record)`` summed over a deal's
+    records and divided by its hands (its seatings)."""
+    return mean_ci95([sum(gain(r) for r in by_deal[d]) / hands[d] for d in sorted(hands)])
+
+
+def _slope(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    """The least-squares slope of ``ys`` on ``xs`` (None if ``xs`` do not vary)."""
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx if sxx else None
+
+
+def summarize(
+    by_deal: dict[int, list[Record]], hands: dict[int, int], margin: float, se_factor: float
+) -> dict[str, Any]:
+    """The figures of a run (see the module)."""
+    recs = [r for d in sorted(by_deal) for r in by_deal[d]]
+
+    def prior_of(r: Record) -> str:
+        return next(str(c["action"]) for c in r["candidates"] if c["prior"])
+
+    out: dict[str, Any] = {
+        "hands": sum(hands.values()),
+        "decisions": len(recs),
+        "deviations": sum(1 for r in recs if r["chosen"] != prior_of(r)),
+        "reproduced": sum(1 for r in recs if choose(r, margin, se_factor) == r["chosen"]),
+    }
+    out["over_rule_calls"] = per_hand(
+        by_deal, hands, lambda r: _real(r)[r["chosen"]] - _real(r)[prior_of(r)]
+    )
+    out["hindsight_over_calls"] = per_hand(
+        by_deal, hands, lambda r: max(_real(r).values()) - _real(r)[r["chosen"]]
+    )
+    by_phase: dict[str, dict[str, Any]] = {}
+    for phase in sorted({r["phase"] for r in recs}):
+
+        def dev_gain(r: Record, phase: str = phase) -> float:
+            if r["phase"] != phase or r["chosen"] == prior_of(r):
+                return 0.0
+            return _real(r)[r["chosen"]] - _real(r)[prior_of(r)]
+
+        by_phase[phase] = {
+            "decisions": sum(1 for r in recs if r["phase"] == phase),
+            "deviations": sum(
+                1 for r in recs if r["phase"] == phase and r["chosen"] != prior_of(r)
+            ),
+            "gain": per_hand(by_deal, hands, dev_gain),
+        }
+    out["over_rule_calls_by_phase"] = by_phase
+    calib: dict[str, dict[str, Any]] = {}
+    pts: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for r in recs:
+        real = _real(r)
+        base = next(c for c in r["candidates"] if c["prior"])
+        for c in r["candidates"]:
+            if not c["prior"]:
+                pts[r["phase"]].append(
+                    (c["value"] - base["value"], real[c["action"]] - real[base["action"]])
+                )
+    for phase, xy in sorted(pts.items()):
+        xs, ys = [x for x, _ in xy], [y for _, y in xy]
+        calib[phase] = {
+            "candidates": len(xy),
+            "estimated": sum(xs) / len(xs),
+            "real": sum(ys) / len(ys),
+            "slope": _slope(xs, ys),
+        }
+    out["calibration"] = calib
+    grid = []
+    settings = sorted({(m, f) for m in MARGINS for f in SE_FACTORS} | {(margin, se_factor)})
+    for m, f in settings:
+
+        def gain(r: Record, m: float = m, f: float = f) -> float:
+            real = _real(r)
+            return real[choose(r, m, f)] - real[r["chosen"]]
+
+        grid.append({"margin": m, "se_factor": f, "gain": per_hand(by_deal, hands, gain)})
+    out["margins"] = grid
+    return out
+
+
+def play(
+    lineup: list[str],
+    rules: Rules,
+    args: argparse.Namespace,
+    by_deal: dict[int, list[Record]],
+    hands: dict[int, int],
+) -> None:
+    """Record every deal of the run (``deal_records``) on ``args.jobs``
+    workers into ``by_deal`` and ``hands``, the progress on standard error."""
+    tasks = arena_tasks(lineup, rules, args.deals, args.seed)
+    start = time.perf_counter()
+    with Pool(args.jobs) as pool:
+        for n, (index, seated, recs) in enumerate(pool.imap_unordered(deal_records, tasks), 1):
+            by_deal[index], hands[index] = recs, seated
+            if n % 10 == 0 or n == args.deals:
+                print(
+                    f"\r{n}/{args.deals} deals, {time.perf_counter() - start:.0f} s",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    print(file=sys.stderr)
+
+
+def _ci(t: Sequence[float]) -> str:
+    return f"{t[0]:+.3f} [{t[1]:+.3f}, {t[2]:+.3f}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bot", default="search:hard", help="a search bot (default search:hard)")
+    parser.add_argument(
+        "--variant", choices=("cutthroat", "partnership"), default="cutthroat", help="the game"
+    )
+    parser.add_argument("--deals", type=int, default=500, help="deals (default 500)")
+    parser.add_argument("--seed", type=int, default=11, help="the deals' seed (default 11)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--records", metavar="FILE", help="also save every record as JSON here")
+    parser.add_argument(
+        "--load",
+        metavar="FILE",
+        help="print the figures of records saved by --records instead of playing "
+        "(the bot, variant, deals and seed are the file's)",
+    )
+    args = parser.parse_args()
+    if args.load:
+        try:
+            with open(args.load) as f:
+                saved = json.load(f)
+            args.bot, args.variant = saved["bot"], saved["variant"]
+            args.deals, args.seed = int(saved["deals"]), int(saved["seed"])
+            if not isinstance(saved["records"], dict):
+                raise TypeError("its records are not an object")
+        except OSError as e:
+            raise SystemExit(f"call_outcomes: --load: cannot read {args.load}: {e}") from None
+        except (ValueError, KeyError, TypeError) as e:
+            raise SystemExit(
+                f"call_outcomes: --load {args.load}: not a file written by --records ({e!r})"
+            ) from None
+    if args.deals < 2:
+        parser.error("--deals: at least 2")
+    if args.jobs < 1:
+        parser.error("--jobs: at least 1")
+    try:
+        probe = make_arena_bot(args.bot, 0)
+    except ValueError as e:
+        raise SystemExit(f"call_outcomes: {e}") from None
+    if not isinstance(probe, SearchBot):
+        raise SystemExit(
+            f"call_outcomes: --bot wants a search bot (search:LEVEL), not {args.bot!r}"
+        )
+    rules = Rules(variant=args.variant)
+    level = probe.level_for(rules)
+    lineup = [args.bot, "rule", "rule"] if rules.cutthroat else [args.bot, "rule"]
+    by_deal: dict[int, list[Record]] = {}
+    hands: dict[int, int] = {}
+    start = time.perf_counter()
+    if args.load:
+        by_deal = {int(d): recs for d, recs in saved["records"].items()}
+        hands = {d: len(seatings(rules, len(lineup))) for d in by_deal}
+    else:
+        play(lineup, rules, args, by_deal, hands)
+    if args.records and not args.load:
+        with open(args.records, "w") as f:
+            records = {str(d): by_deal[d] for d in sorted(by_deal)}
+            meta = {k: getattr(args, k) for k in ("bot", "variant", "deals", "seed")}
+            json.dump({**meta, "records": records}, f)
+    out = {
+        "bot": args.bot,
+        "variant": args.variant,
+        "deals": args.deals,
+        "seed": args.seed,
+        "margin": level.margin,
+        "se_factor": level.se_factor,
+        "seconds": None if args.load else round(time.perf_counter() - start, 1),
+        **summarize(by_deal, hands, level.margin, level.se_factor),
+    }
+    if args.json:
+        print(json.dumps(out))
+        return
+    took = "" if out["seconds"] is None else f" ({out['seconds']:.0f} s)"
+    print(
+        f"{args.bot}, {args.variant}, {args.deals} deals (seed {args.seed}): {out['hands']} hands, "
+        f"{out['decisions']} decisions before the play with a choice, "
+        f"{out['deviations']} away from the rule bot's call{took}; the "
+        f"recorded estimates make {out['reproduced']} of its {out['decisions']} calls again"
+    )
+    print("real outcomes, per hand (95% CI over the deals):")
+    print(f"  its calls over the rule bot's calls       {_ci(out['over_rule_calls'])}")
+    print(f"  the best call in hindsight over its calls {_ci(out['hindsight_over_calls'])}")
+    print("  its calls over the rule bot's, by phase (decisions, away from the rule bot's):")
+    for phase, c in out["over_rule_calls_by_phase"].items():
+        print(f"    {phase:8} {c['decisions']:6} {c['deviations']:5}  {_ci(c['gain'])}")
+    print("calibration: a candidate's gain over the rule bot's choice, estimated and real")
+    print("  phase     candidates  estimated      real  slope")
+    for phase, c in out["calibration"].items():
+        print(
+            f"  {phase:8} {c['candidates']:11} {c['estimated']:+10.3f} {c['real']:+9.3f}"
+            f"  {'-' if c['slope'] is None else format(c['slope'], '.2f')}"
+        )
+    print(
+        f"other margins (the level's: {level.margin} + {level.se_factor} SE), "
+        "the same estimates, over its calls per hand:"
+    )
+    for row in out["margins"]:
+        mine = (row["margin"], row["se_factor"]) == (level.margin, level.se_factor)
+        own = " (the level's)" if mine else ""
+        print(f"  margin {row['margin']:<4} + {row['se_factor']:<3} SE  {_ci(row['gain'])}{own}")
+
+
+if __name__ == "__main__":
+    main()
