@@ -97,6 +97,9 @@ def deal_records(task: DealTask) -> tuple[int, int, list[Record]]:
                 view = View.of(state, seat, None)
                 if len(view.legal) > 1:
                     chosen = b.suggest(view)[0][0]
+                    # this decision's estimates: finishing the hand asks the
+                    # bots again, which replaces ``b.estimates``
+                    estimates = b.estimates
                     out.append(
                         {
                             "seating": k,
@@ -111,7 +114,7 @@ def deal_records(task: DealTask) -> tuple[int, int, list[Record]]:
                                     "prior": e.prior,
                                     "real": _finish(state.apply(e.action, seat), bots, seat),
                                 }
-                                for e in b.estimates
+                                for e in estimates
                             ],
                         }
                     )

@@ -1,7 +1,8 @@
 """The calls benchmark (bench/call_outcomes.py): a small run prints one JSON
 object whose recorded estimates make the bot's calls again (the level's own
-margin row gains exactly nothing); a bot that is not a search bot, or a bad
-name, is a clear error."""
+margin row gains exactly nothing), and its saved records give the same
+figures; a bot that is not a search bot, a bad name or a file that is not
+records is a clear error."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def test_a_small_run_makes_the_bots_calls_again(variant: str, tmp_path: Path) ->
     for key in ("over_rule_calls", "hindsight_over_calls"):
         mean, lo, hi = out[key]
         assert lo <= mean <= hi
-    # in hindsight no call does better than the best one
+    # the best candidate in hindsight is never worse than the one chosen
     assert out["hindsight_over_calls"][0] >= 0.0
     # the saved records give the same figures without playing again
     again = run_bench("call_outcomes.py", "--load", str(saved), "--json", timeout=60)
