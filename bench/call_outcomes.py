@@ -44,13 +44,13 @@ import random
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing import Pool
 from typing import Any
 
 from euchre import Rules
 from euchre.arena import DealTask, arena_tasks, deal_seed, make_arena_bot, mean_ci95, seatings
-from euchre.bots.base import act
+from euchre.bots.base import Bot, StateBot, act
 from euchre.bots.scoring import utility
 from euchre.bots.search import SearchBot
 from euchre.hand import Deal, HandState, Phase
@@ -63,7 +63,7 @@ SE_FACTORS = (0.0, 0.5, 1.0, 2.0)
 Record = dict[str, Any]
 
 
-def _finish(state: HandState, bots: Sequence[Any], seat: int) -> float:
+def _finish(state: HandState, bots: Sequence[Bot | StateBot], seat: int) -> float:
     """The seat's utility once the real bots have finished the hand."""
     while not state.is_over:
         s = state.to_act
@@ -140,7 +140,7 @@ def _real(rec: Record) -> dict[str, float]:
 
 
 def per_hand(
-    by_deal: dict[int, list[Record]], hands: dict[int, int], gain: Any
+    by_deal: dict[int, list[Record]], hands: dict[int, int], gain: Callable[[Record], float]
 ) -> tuple[float, float, float]:
     """Mean [95% CI] over the deals of ``gain(record)`` summed over a deal's
     records and divided by its hands (its seatings)."""
