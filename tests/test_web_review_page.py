@@ -35,36 +35,43 @@ def shot(tab: Tab, name: str) -> None:
 
 
 def played_hand(server: ServerProcess, api: Api) -> tuple[str, dict[str, Any]]:
-    """A table whose first hand with a costly card is over (the person plays
-    at random, so one comes soon): its id and last hand."""
-    table_id = api.create({}, [None, "easy", "easy"], name="Review table")
-    token = api.join(table_id, 0, "Ann")
-    me = TableClient(server.ws_url, table_id, token)
-    watcher = TableClient(server.ws_url, table_id, None)
-    api.start(table_id, token)
-    try:
-        for index in range(12):
-            last = play(
-                [me],
-                watcher,
-                lambda st, i=index: (
-                    st["table"]["hands_played"] > i
-                    and st["last_hand"] is not None
-                    and st["last_hand"]["index"] == i
-                    and (
-                        st["last_hand"]["review_facts"] is not None
-                        or st["last_hand"]["result"]["thrown_in"]
-                    )
-                ),
-                random_policy(random.Random(index)),
-            )
-            facts = last["last_hand"]["review_facts"]
-            if facts is not None and facts["mistake"] is not None:
-                return table_id, last["last_hand"]
-    finally:
-        me.close()
-        watcher.close()
-    raise AssertionError("twelve hands without a costly card")
+    """A table whose first hand with a costly card is over, the match still
+    on (the person plays at random, so one comes soon; a match that ends
+    first is followed by a new table): its id and last hand."""
+
+    def settled(st: dict[str, Any], i: int) -> bool:
+        # hand i is over and reviewed, or the match is (its last hand reviewed)
+        last = st["last_hand"]
+        ready = last is not None and (
+            last["review_facts"] is not None or last["result"]["thrown_in"]
+        )
+        over = st["table"]["status"] == "over"
+        return ready and (over or (st["table"]["hands_played"] > i and last["index"] == i))
+
+    for table in range(4):
+        table_id = api.create({}, [None, "easy", "easy"], name="Review table")
+        token = api.join(table_id, 0, "Ann")
+        me = TableClient(server.ws_url, table_id, token)
+        watcher = TableClient(server.ws_url, table_id, None)
+        api.start(table_id, token)
+        try:
+            for index in range(12):
+                st = play(
+                    [me],
+                    watcher,
+                    lambda st, i=index: settled(st, i),
+                    random_policy(random.Random(100 * table + index)),
+                )
+                if st["table"]["status"] == "over":
+                    break  # the table the test reads is one still in play
+                last = st["last_hand"]
+                facts = last["review_facts"]
+                if facts is not None and facts["mistake"] is not None:
+                    return table_id, last
+        finally:
+            me.close()
+            watcher.close()
+    raise AssertionError("four tables without a costly card")
 
 
 def check_steps(tab: Tab, answer: dict[str, Any], lang: str = "en") -> None:
