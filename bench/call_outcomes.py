@@ -45,14 +45,15 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
-from euchre import Rules
+from euchre import Action, Rules
 from euchre.arena import DealTask, arena_tasks, deal_seed, make_arena_bot, mean_ci95, seatings
 from euchre.bots.base import Bot, StateBot, act
 from euchre.bots.scoring import utility
-from euchre.bots.search import SearchBot
+from euchre.bots.search import CallEstimate, SearchBot, rank_calls
 from euchre.hand import Deal, HandState, Phase
 from euchre.view import View
 
@@ -122,28 +123,46 @@ def deal_records(task: DealTask) -> tuple[int, int, list[Record]]:
     return task.index, len(seats_of), out
 
 
-def choose(rec: Record, margin: float, se_factor: float) -> str:
-    """The call the recorded estimates make with this margin and factor:
-    the search bot's own rule (``SearchBot._decision_values``)."""
-    best: tuple[float, int] | None = None
-    pick = ""
-    for i, c in enumerate(rec["candidates"]):
-        score = c["value"] if c["prior"] else c["value"] - (margin + se_factor * c["se"])
-        key = (-round(score, 9), i)
-        if best is None or key < best:
-            best, pick = key, c["action"]
-    return pick
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A record as the figures read it: the search's estimates (to rank with
+    ``rank_calls``) and each candidate's real outcome, by its text."""
 
+    phase: str
+    chosen: str
+    prior: str  #: the rule bot's choice
+    estimates: list[CallEstimate]
+    real: dict[str, float]
 
-def _real(rec: Record) -> dict[str, float]:
-    return {c["action"]: c["real"] for c in rec["candidates"]}
+    @classmethod
+    def of(cls, rec: Record) -> Decision:
+        """The decision of a record (``deal_records``)."""
+        cands = rec["candidates"]
+        return cls(
+            rec["phase"],
+            rec["chosen"],
+            next(c["action"] for c in cands if c["prior"]),
+            [
+                CallEstimate(Action.parse(c["action"]), c["value"], c["se"], c["prior"])
+                for c in cands
+            ],
+            {c["action"]: c["real"] for c in cands},
+        )
+
+    def choose(self, margin: float, se_factor: float) -> str:
+        """The call these estimates make with this margin and factor."""
+        return str(rank_calls(self.estimates, margin, se_factor)[0].action)
+
+    def gain(self, action: str) -> float:
+        """What ``action`` really brought over the bot's call."""
+        return self.real[action] - self.real[self.chosen]
 
 
 def per_hand(
-    by_deal: dict[int, list[Record]], hands: dict[int, int], gain: Callable[[Record], float]
+    by_deal: dict[int, list[Decision]], hands: dict[int, int], gain: Callable[[Decision], float]
 ) -> tuple[float, float, float]:
-    """Mean [95% CI] over the deals of ``gain(record)`` summed over a deal's
-    records and divided by its hands (its seatings)."""
+    """Mean [95% CI] over the deals of ``gain(decision)`` summed over a
+    deal's decisions and divided by its hands (its seatings)."""
     return mean_ci95([sum(gain(r) for r in by_deal[d]) / hands[d] for d in sorted(hands)])
 
 
@@ -155,52 +174,39 @@ def _slope(xs: Sequence[float], ys: Sequence[float]) -> float | None:
 
 
 def summarize(
-    by_deal: dict[int, list[Record]], hands: dict[int, int], margin: float, se_factor: float
+    records: dict[int, list[Record]], hands: dict[int, int], margin: float, se_factor: float
 ) -> dict[str, Any]:
     """The figures of a run (see the module)."""
-    recs = [r for d in sorted(by_deal) for r in by_deal[d]]
-
-    def prior_of(r: Record) -> str:
-        return next(str(c["action"]) for c in r["candidates"] if c["prior"])
-
+    by_deal = {d: [Decision.of(r) for r in recs] for d, recs in records.items()}
+    decisions = [r for d in sorted(by_deal) for r in by_deal[d]]
     out: dict[str, Any] = {
         "hands": sum(hands.values()),
-        "decisions": len(recs),
-        "deviations": sum(1 for r in recs if r["chosen"] != prior_of(r)),
-        "reproduced": sum(1 for r in recs if choose(r, margin, se_factor) == r["chosen"]),
+        "decisions": len(decisions),
+        "deviations": sum(1 for r in decisions if r.chosen != r.prior),
+        "reproduced": sum(1 for r in decisions if r.choose(margin, se_factor) == r.chosen),
     }
-    out["over_rule_calls"] = per_hand(
-        by_deal, hands, lambda r: _real(r)[r["chosen"]] - _real(r)[prior_of(r)]
-    )
-    out["hindsight_over_calls"] = per_hand(
-        by_deal, hands, lambda r: max(_real(r).values()) - _real(r)[r["chosen"]]
-    )
+    out["over_rule_calls"] = per_hand(by_deal, hands, lambda r: -r.gain(r.prior))
+    out["hindsight_over_calls"] = per_hand(by_deal, hands, lambda r: max(r.gain(a) for a in r.real))
     by_phase: dict[str, dict[str, Any]] = {}
-    for phase in sorted({r["phase"] for r in recs}):
+    for phase in sorted({r.phase for r in decisions}):
+        mine = [r for r in decisions if r.phase == phase]
 
-        def dev_gain(r: Record, phase: str = phase) -> float:
-            if r["phase"] != phase or r["chosen"] == prior_of(r):
-                return 0.0
-            return _real(r)[r["chosen"]] - _real(r)[prior_of(r)]
+        def over_rule(r: Decision, phase: str = phase) -> float:
+            return -r.gain(r.prior) if r.phase == phase else 0.0
 
         by_phase[phase] = {
-            "decisions": sum(1 for r in recs if r["phase"] == phase),
-            "deviations": sum(
-                1 for r in recs if r["phase"] == phase and r["chosen"] != prior_of(r)
-            ),
-            "gain": per_hand(by_deal, hands, dev_gain),
+            "decisions": len(mine),
+            "deviations": sum(1 for r in mine if r.chosen != r.prior),
+            "gain": per_hand(by_deal, hands, over_rule),
         }
     out["over_rule_calls_by_phase"] = by_phase
     calib: dict[str, dict[str, Any]] = {}
     pts: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    for r in recs:
-        real = _real(r)
-        base = next(c for c in r["candidates"] if c["prior"])
-        for c in r["candidates"]:
-            if not c["prior"]:
-                pts[r["phase"]].append(
-                    (c["value"] - base["value"], real[c["action"]] - real[base["action"]])
-                )
+    for r in decisions:
+        base = next(e for e in r.estimates if e.prior)
+        for e in r.estimates:
+            if not e.prior:
+                pts[r.phase].append((e.value - base.value, r.real[str(e.action)] - r.real[r.prior]))
     for phase, xy in sorted(pts.items()):
         xs, ys = [x for x, _ in xy], [y for _, y in xy]
         calib[phase] = {
@@ -214,9 +220,8 @@ def summarize(
     settings = sorted({(m, f) for m in MARGINS for f in SE_FACTORS} | {(margin, se_factor)})
     for m, f in settings:
 
-        def gain(r: Record, m: float = m, f: float = f) -> float:
-            real = _real(r)
-            return real[choose(r, m, f)] - real[r["chosen"]]
+        def gain(r: Decision, m: float = m, f: float = f) -> float:
+            return r.gain(r.choose(m, f))
 
         grid.append({"margin": m, "se_factor": f, "gain": per_hand(by_deal, hands, gain)})
     out["margins"] = grid

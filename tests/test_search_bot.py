@@ -42,6 +42,7 @@ from euchre.bots.search import (
     greedy_keep,
     own_card,
     play_voids,
+    rank_calls,
     side_of,
 )
 from euchre.cards import EFFECTIVE_SUIT, SUIT_MASK, mask_of
@@ -260,6 +261,26 @@ def test_estimates_record_the_last_call_and_make_it_again() -> None:
             keys = [(-round(e.value - penalty(e, level), 9), i) for i, e in enumerate(est)]
             assert est[min(keys)[1]].action == ranked[0][0]
     assert seen >= 6
+
+
+def test_rank_calls_keeps_the_rule_bots_choice_unless_beaten_by_the_margin() -> None:
+    """``rank_calls``: a candidate other than the rule bot's choice ranks
+    above it only by more than the margin plus ``se_factor`` standard
+    errors; equals keep their order."""
+    pass_, order, alone = Action.pass_(), Action.order(), Action.alone()
+    est = [
+        CallEstimate(pass_, 1.0, 0.0, True),
+        CallEstimate(order, 1.1, 0.1, False),
+        CallEstimate(alone, 1.25, 0.2, False),
+    ]
+    # alone 1.25 - (0.05 + 0.5 x 0.2) = 1.1; order 1.1 - (0.05 + 0.5 x 0.1) =
+    # 1.0 ties the rule bot's 1.0 (to 1e-9): the earlier first
+    assert [e.action for e in rank_calls(est, 0.05, 0.5)] == [alone, pass_, order]
+    # alone 1.15, order 1.05: both beat it
+    assert [e.action for e in rank_calls(est, 0.0, 0.5)] == [alone, order, pass_]
+    # a margin of 0.3: neither (order 0.8, alone 0.95)
+    assert [e.action for e in rank_calls(est, 0.3, 0.0)] == [pass_, alone, order]
+    assert rank_calls([], 0.0, 0.0) == []
 
 
 def test_suggest_for_the_keep_lists_filtered_candidates() -> None:

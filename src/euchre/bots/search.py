@@ -134,6 +134,7 @@ __all__ = [
     "greedy_keep",
     "own_card",
     "play_voids",
+    "rank_calls",
 ]
 
 _MK, _KP, _PL, _OV = Phase.MAKER, Phase.KEEP, Phase.PLAY, Phase.OVER
@@ -224,6 +225,23 @@ class CallEstimate:
     #: (0 for that choice)
     se: float
     prior: bool  #: whether it is the rule bot's choice (the default to beat)
+
+
+def rank_calls(
+    estimates: Sequence[CallEstimate], margin: float, se_factor: float
+) -> list[CallEstimate]:
+    """``estimates`` best first by the search's rule for a decision before
+    the play: ``value`` less ``margin`` + ``se_factor`` x ``se`` (the rule
+    bot's choice less nothing: sampling noise must not buy deviations),
+    equal to 1e-9 the earlier first. The search bot ranks its candidates
+    so with its level's margin; bench/call_outcomes.py with others."""
+
+    def key(i: int) -> tuple[float, int]:
+        e = estimates[i]
+        penalty = 0.0 if e.prior else margin + se_factor * e.se
+        return (-round(e.value - penalty, 9), i)
+
+    return [estimates[i] for i in sorted(range(len(estimates)), key=key)]
 
 
 _CUTTHROAT_LEVELS: Final = {
@@ -603,10 +621,8 @@ class SearchBot:
         self.reveal: dict[int, int] | None = None
         #: measurement only (bench/call_outcomes.py): the candidates of the
         #: last decision before the play as they were estimated, in the order
-        #: that breaks ties: the choice is the highest ``value`` less the
-        #: level's ``margin`` + ``se_factor`` x ``se`` (the rule bot's choice
-        #: less nothing), the earlier of equals. Empty before any such
-        #: decision.
+        #: that breaks ties (``rank_calls`` with the level's margin ranks
+        #: them as ``suggest`` did). Empty before any such decision.
         self.estimates: list[CallEstimate] = []
         #: work counters (for tests and measurement)
         self.samples = 0
@@ -914,8 +930,8 @@ class SearchBot:
         per: dict[Action, list[float]] = {a: [] for a in legal}
         ws: list[float] = []
         nb = 0  # batches drawn
-        penalty: dict[Action, float] = {}
-        ses: dict[Action, float] = {}
+        # the standard error of each candidate's estimated gain over ``prior``
+        ses: dict[Action, float] = {prior: 0.0}
         fast = self.compiled and level.rollout == "rule"
         search = compiled.known(view) if fast else None
         codes = [a.code for a in legal]
@@ -970,13 +986,11 @@ class SearchBot:
             open_ = False
             for a in legal:
                 if a == prior:
-                    penalty[a] = 0.0
                     continue
                 diffs = [x - y for x, y in zip(per[a], base, strict=True)]
                 mean = sum(w * d for w, d in zip(weights, diffs, strict=True))
                 var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True))
                 se = ses[a] = (var / n_eff) ** 0.5
-                penalty[a] = level.margin + level.se_factor * se
                 if abs(mean - level.margin) < level.settle_z * se:
                     open_ = True  # still could go either way
             used = len(ws) * len(legal)
@@ -985,14 +999,9 @@ class SearchBot:
             if self._past_deadline():
                 self.cut_short += 1
                 break
-        order = {a: i for i, a in enumerate(legal)}
-
-        def key(a: Action) -> tuple[float, int]:
-            return (-round(value[a] - penalty[a], 9), order[a])
-
-        self.estimates = [CallEstimate(a, value[a], ses.get(a, 0.0), a == prior) for a in legal]
-        ranked = sorted(legal, key=key)
-        return [(a, value[a]) for a in ranked]
+        self.estimates = [CallEstimate(a, value[a], ses[a], a == prior) for a in legal]
+        ranked = rank_calls(self.estimates, level.margin, level.se_factor)
+        return [(e.action, e.value) for e in ranked]
 
     def _past_deadline(self) -> bool:
         """Whether this decision's time (``deadline``) is up."""
