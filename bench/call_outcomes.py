@@ -33,6 +33,10 @@ It prints, per hand (a deal in one seating; 95% intervals over the deals):
   decisions of the hand played by the bots as they would, so every row is
   measured on the same decisions (paired) without another arena run.
 
+``--records FILE`` keeps every decision's record, the seat's view with it,
+for ``--load`` and for ``bench/call_model.py`` (a learned evaluator fitted
+to these outcomes).
+
 Figures in docs/strength.md ("The calls against their real outcomes").
 """
 
@@ -106,6 +110,7 @@ def deal_records(task: DealTask) -> tuple[int, int, list[Record]]:
                             "seating": k,
                             "seat": seat,
                             "phase": str(state.phase),
+                            "view": view.to_json(),
                             "chosen": str(chosen),
                             "candidates": [
                                 {
@@ -266,7 +271,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11, help="the deals' seed (default 11)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--records", metavar="FILE", help="also save every record as JSON here")
+    parser.add_argument(
+        "--records",
+        metavar="FILE",
+        help="also save every record (with the seat's view) as JSON here; "
+        "bench/call_model.py fits on it",
+    )
     parser.add_argument(
         "--load",
         metavar="FILE",
