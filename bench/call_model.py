@@ -156,7 +156,7 @@ def two_way_calls(records: dict[str, list[dict[str, Any]]], offset: int = 0) -> 
 
 
 def ridge(x: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
-    """Ridge regression's coefficients (the first column, the bias, unpenalised)."""
+    """Ridge regression's coefficients (the first column, the constant, unpenalised)."""
     a = x.T @ x + lam * np.eye(x.shape[1])
     a[0, 0] -= lam
     return np.asarray(np.linalg.solve(a, x.T @ y))
@@ -170,6 +170,8 @@ def cross_fit(calls: Sequence[Call], folds: int, lam: float) -> dict[str, np.nda
     y = np.array([c.real for c in calls])
     fold = np.array([c.deal % folds for c in calls])
     xe = np.column_stack([x, est])
+    # the stacked model's inner folds, within the fitted deals
+    inner = np.array([c.deal // folds % folds for c in calls])
     out = {k: np.zeros(len(calls)) for k in MODELS}
     for f in range(folds):
         fit, test = fold != f, fold == f
@@ -182,7 +184,6 @@ def cross_fit(calls: Sequence[Call], folds: int, lam: float) -> dict[str, np.nda
         )
         # stacked: the features' out-of-fold prediction on the fitted deals,
         # then least squares of the real gain on [1, estimate, that prediction]
-        inner = (np.array([c.deal for c in calls]) // folds) % folds
         oof = np.zeros(len(calls))
         for g in range(folds):
             a, b = fit & (inner != g), fit & (inner == g)
@@ -297,13 +298,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", metavar="FILE", help="records (call_outcomes.py)")
     parser.add_argument("--folds", type=int, default=5, help="cross-fitting folds (default 5)")
-    parser.add_argument("--ridge", type=float, default=10.0, help="ridge penalty (default 10)")
+    parser.add_argument(
+        "--ridge", type=float, default=10.0, help="ridge penalty, above 0 (default 10)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if args.folds < 2:
         parser.error("--folds: at least 2")
-    if args.ridge < 0:
-        parser.error("--ridge: not negative")
+    if not args.ridge > 0:
+        parser.error("--ridge: a penalty above 0 (the features include a constant)")
     calls: list[Call] = []
     deals: list[int] = []
     variants = set()

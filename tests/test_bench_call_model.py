@@ -156,5 +156,6 @@ def test_records_without_views_or_not_records_are_clear_errors(saved: Path, tmp_
         assert run.returncode != 0
         assert "call_model:" in run.stderr and why in run.stderr, run.stderr
         assert "Traceback" not in run.stderr
-    run = run_bench("call_model.py", str(saved), "--folds", "1", timeout=60)
-    assert run.returncode != 0 and "--folds" in run.stderr
+    for flag, value in (("--folds", "1"), ("--ridge", "0")):
+        run = run_bench("call_model.py", str(saved), flag, value, timeout=60)
+        assert run.returncode != 0 and flag in run.stderr, run.stderr
