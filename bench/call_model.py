@@ -44,7 +44,8 @@ from typing import Any
 
 import numpy as np
 
-from euchre.arena import mean_ci95
+from euchre import Rules
+from euchre.arena import mean_ci95, seatings
 from euchre.cards import Card, Rank, Suit, effective_suit
 
 #: the two-way calls: phase -> (acting, not acting), as their actions' first word
@@ -89,7 +90,7 @@ def features(view: dict[str, Any], phase: str) -> list[float]:
     def has(rank: Rank, suit: Suit) -> bool:
         return any(c.rank == rank and c.suit == suit for c in hand)
 
-    seats = 3 if view["variant"] == "cutthroat" else 4
+    seats = Rules(variant=view["variant"]).seats
     place = (view["seat"] - view["dealer"]) % seats
     passes = sum(1 for h in view["history"] if h.split()[1:2] == ["pass"])
     out = [
@@ -191,7 +192,7 @@ def cross_fit(calls: Sequence[Call], folds: int, lam: float) -> dict[str, np.nda
                 oof[b] = x[b] @ ridge(x[a], y[a], lam)
         s = np.column_stack([np.ones(fit.sum()), est[fit], oof[fit]])
         coef = np.linalg.lstsq(s, y[fit], rcond=None)[0]
-        pred = x[test] @ ridge(x[fit], y[fit], lam)
+        pred = out["features"][test]
         out["stacked"][test] = np.column_stack([np.ones(test.sum()), est[test], pred]) @ coef
     return out
 
@@ -329,7 +330,10 @@ def main() -> None:
     if len(variants) != 1:
         raise SystemExit(f"call_model: the files mix variants ({', '.join(sorted(variants))})")
     variant = variants.pop()
-    hands = 6 if variant == "cutthroat" else 2
+    rules = Rules(variant=variant)
+    # a deal's hands: its seatings in call_outcomes.py's lineup (the search
+    # bot and a rule bot for each other seat in Cutthroat, side in partnership)
+    hands = len(seatings(rules, 3 if rules.cutthroat else 2))
     out = {
         "variant": variant,
         "deals": len(deals),
