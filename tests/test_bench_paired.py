@@ -1,0 +1,95 @@
+"""The paired screen (bench/paired.py): a change that changes nothing gains
+exactly nothing; a real change reaches the worker processes (the same
+figures with one job and two); the values of ``--set`` take the field's
+type; a bad ``--set`` is a clear error."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from conftest import ROOT, run_bench
+from euchre.bots.search import LEVELS
+
+pytestmark = pytest.mark.timeout(180)
+
+
+def _module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("paired", ROOT / "bench" / "paired.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["paired"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+paired = _module()
+
+
+def _run(*args: str) -> dict[str, Any]:
+    run = run_bench("paired.py", "--level", "easy", "--deals", "4", "--json", *args, timeout=150)
+    assert run.returncode == 0, run.stdout + run.stderr
+    out: dict[str, Any] = json.loads(run.stdout)
+    return out
+
+
+def test_a_change_to_the_same_value_gains_exactly_nothing() -> None:
+    same = LEVELS["cutthroat"]["easy"].play_samples
+    out = _run("--set", f"play_samples={same}", "--jobs", "1")
+    assert out["changes"] == {"play_samples": same}
+    assert out["lineup"] == ["search:easy", "rule", "rule"]
+    assert out["base"]["difference"] == out["changed"]["difference"]
+    assert out["gain"] == {"mean": 0.0, "ci95": [0.0, 0.0]} and out["deals_changed"] == 0
+
+
+def test_a_real_change_reaches_the_workers() -> None:
+    # easy deviating from the rule bot's every call whatever its estimate
+    # loses points on these deals; two worker processes see the change too
+    one = _run("--set", "margin=-5", "--set", "play_samples=2", "--jobs", "1")
+    two = _run("--set", "margin=-5", "--set", "play_samples=2", "--jobs", "2")
+    assert one["deals_changed"] > 0 and one["gain"]["mean"] < 0
+    for key in ("base", "changed", "gain", "deals_changed"):
+        if isinstance(one[key], dict):
+            for k in ("difference", "mean", "ci95"):
+                assert one[key].get(k) == two[key].get(k)
+        else:
+            assert one[key] == two[key]
+    lo, hi = one["gain"]["ci95"]
+    assert lo <= one["gain"]["mean"] <= hi
+
+
+def test_values_take_the_field_type() -> None:
+    hard = LEVELS["partnership"]["hard"]
+    assert paired.parse_value(hard, "partner_epsilon", "none") is None
+    assert paired.parse_value(hard, "partner_epsilon", "0.3") == 0.3
+    assert paired.parse_value(hard, "play_infoset", "on") is True
+    assert paired.parse_value(hard, "play_best_response", "off") is False
+    assert paired.parse_value(hard, "play_samples", "60") == 60
+    assert paired.parse_value(hard, "rollout", "Solve") == "solve"
+    changed = paired.changed_level("partnership", "hard", {"play_samples": 60})
+    assert changed.play_samples == 60 and LEVELS["partnership"]["hard"].play_samples == 30
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--set", "nosuch=1"], "no level field 'nosuch'"),
+        (["--set", "name=x"], "no level field 'name'"),
+        (["--set", "play_infoset=maybe"], "want on or off"),
+        (["--set", "margin=x"], "want float"),
+        (["--set", "play_samples=1.5"], "want int"),
+        (["--set", "rollout=random"], "want one of rule, solve"),
+        (["--set", "margin"], "want FIELD=VALUE"),
+        ([], "at least one change"),
+        (["--set", "margin=0", "--deals", "1"], "--deals: at least 2"),
+    ],
+)
+def test_a_bad_value_is_a_clear_error(args: list[str], message: str) -> None:
+    run = run_bench("paired.py", *args, timeout=60)
+    assert run.returncode == 2
+    assert message in run.stderr and "Traceback" not in run.stderr
