@@ -16,8 +16,8 @@ import pytest
 from euchre import Card, Deal, HandState, Rules
 from euchre.bots import compiled
 from euchre.bots.rule import RuleBot
-from euchre.bots.search import LEVELS, SearchBot, finish_hand, own_card
-from euchre.cards import cards_of
+from euchre.bots.search import LEVELS, SearchBot, best_response_tricks, finish_hand, own_card
+from euchre.cards import cards_of, mask_of
 from euchre.hand import FastHand, Phase
 from euchre.view import View
 
@@ -280,3 +280,38 @@ def test_infoset_response_bounded_by_the_per_deal_best_response() -> None:
             checked += 1
     assert checked > 100
     assert strict > 0  # seeing each deal is worth something somewhere
+
+
+def test_infoset_response_with_a_rule_partner_is_the_bots_own_best_response() -> None:
+    """With ``partner_rule`` (``Level.infoset_partner_rule``) a partner plays
+    the rule bot's cards in the information-set best response instead of
+    the side's per-deal best response. With every other hand revealed, so
+    that every weighed deal is the true one, it is the bot's own best
+    response with its partner playing the rule bot's cards
+    (``best_response_tricks`` with the bot alone as the side) after every
+    card, and never worth more to the bot than the partner who sees the
+    deal. (Utility to the bot, not tricks: the search chooses its cards by
+    utility, and some tricks are worth the same points.)"""
+    rule = RuleBot(random.Random(0))
+    checked = differ = 0
+    for st, view in positions(600, seed=31):
+        if view.rules.cutthroat or view.phase != Phase.PLAY or len(view.tricks) >= 4:
+            continue
+        seat = view.seat
+        others = {s: mask_of(st.hand(s)) for s in range(4) if s != seat and st.hand(s)}
+        search = compiled.known(view, others)
+        row = [float(p[seat] - sum(p) / len(p)) for p in search.table()]
+        codes = [a.code for a in st.legal_actions()]
+        _, alone, _, _ = search.play(5, 6, 2, True, codes, 0, 0.5, True, row, True)
+        _, fused, _, _ = search.play(5, 6, 2, True, codes, 0, 0.5, True, row)
+        most = st.core.on_maker_side(seat)
+        for i, code in enumerate(codes):
+            child = st.core.copy()
+            child.step(code)
+            want = row[best_response_tricks(child, 1 << seat, rule, most)]
+            assert [row[t[i]] for t in alone] == [want] * len(alone)
+            assert all(row[f[i]] >= want for f in fused)
+            differ += row[fused[0][i]] > want
+        checked += 1
+    assert checked > 40
+    assert differ > 0  # a partner who sees the deal is worth something somewhere

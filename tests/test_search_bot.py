@@ -146,10 +146,12 @@ def test_levels_by_variant() -> None:
                 assert level.play_oversample == 32 and level.play_best_response
             assert cut[name].own_samples >= part[name].own_samples > 0
             assert part[name].partner_eps() > cut[name].partner_eps()
-            # Cutthroat judges a card by the information-set best response on
-            # more deals; partnership keeps the per-deal one (docs/strength.md)
-            assert cut[name].play_infoset and not part[name].play_infoset
-            assert cut[name].play_samples > part[name].play_samples
+            # both judge a card by the information-set best response;
+            # partnership's partner plays the rule bot's cards in it, on more
+            # deals (docs/strength.md, the ninth round)
+            assert cut[name].play_infoset and part[name].play_infoset
+            assert part[name].infoset_partner_rule and not cut[name].infoset_partner_rule
+            assert part[name].play_samples > cut[name].play_samples
             same = dataclasses.replace(
                 part[name],
                 margin=cut[name].margin,
@@ -157,7 +159,7 @@ def test_levels_by_variant() -> None:
                 partner_epsilon=None,
                 own_samples=cut[name].own_samples,
                 play_samples=cut[name].play_samples,
-                play_infoset=True,
+                infoset_partner_rule=False,
             )
             assert same == cut[name]
 

@@ -1053,13 +1053,17 @@ static void best_response(const Hand *h, const uint64_t *codes, int ncodes, int 
  * with the most utility summed over them (by weight). The other side plays
  * the rule bot's cards (deterministic, so a world's next cards follow from
  * the cards played); a partner plays the per-deal best response of the side
- * (it sees what the bot does not, and the bot cannot choose for it). */
+ * (it sees what the bot does not, and the bot cannot choose for it), or with
+ * ``partner_rule`` the rule bot's card: then a world's every card but the
+ * bot's follows from the cards played, and the bot's choices do not count on
+ * a partner who sees the deal. */
 
 typedef struct {
     int me, side, maxi;
     const double *row; /* utility to the bot by the maker side's tricks */
     int nworld;        /* worlds at the root (size of the scratch rows) */
     long budget;       /* world-steps left before the search falls back to per-deal play */
+    int partner_rule;  /* a partner plays the rule bot's card, not the per-deal best response */
 } IsCtx;
 
 typedef struct {
@@ -1081,7 +1085,7 @@ static void is_advance(IsCtx *c, Hand *h) {
         }
         if (t == c->me)
             return;
-        if (c->side >> t & 1) { /* the partner: the side's per-deal best response */
+        if (c->side >> t & 1 && !c->partner_rule) { /* the partner: the side's per-deal best response */
             uint64_t codes[8];
             int vals[8], nc = 0, b = 0;
             for (; m; m &= m - 1)
@@ -1152,11 +1156,12 @@ static double is_split(IsCtx *c, World *ws, int n, int *out) {
  * them all; its tricks per world into ``out``. */
 static double is_node(IsCtx *c, World *ws, int n, int *out) {
     uint64_t m = ch_follow_mask(&ws[0].h, c->me);
-    if (c->budget <= 0) { /* out of budget: per-deal best response from here */
+    if (c->budget <= 0) { /* out of budget: per-deal best response from here (of the side, or
+                             of the bot alone if its partner plays the rule bot's cards) */
         double v = 0.0;
         for (int i = 0; i < n; i++) {
             Hand h = ws[i].h;
-            int t = br_tricks(&h, c->side, c->maxi);
+            int t = br_tricks(&h, c->partner_rule ? 1 << c->me : c->side, c->maxi);
             out[ws[i].idx] = t;
             v += ws[i].w * c->row[t];
         }
@@ -1202,12 +1207,14 @@ static double is_node(IsCtx *c, World *ws, int n, int *out) {
 /* Search.play with a ``row`` (Level.play_infoset): on the weighed deals ``kept[0..m)`` (the
  * seat to act is the bot), the maker side's tricks on each deal after each
  * of ``codes`` when the bot then plays the information-set best response
- * (``row``: its utility by those tricks) -- into ``res[j * 16 + i]``.
+ * (``row``: its utility by those tricks; a partner as ``partner_rule`` says)
+ * -- into ``res[j * 16 + i]``.
  * 0, or -1 out of memory. */
 static int infoset_response(const Sample *kept, int m, const uint64_t *codes, int nc,
-                            const double *row, long budget, int *res) {
+                            const double *row, long budget, int partner_rule, int *res) {
     const Hand *h0 = &kept[0].h;
     IsCtx c;
+    c.partner_rule = partner_rule;
     c.me = h0->turn;
     c.side = side_mask(&h0->r, c.me);
     c.maxi = ch_on_maker_side(h0, c.me);
@@ -1820,11 +1827,11 @@ done:
  * on every deal: maker and lone players are public in the play). */
 static PyObject *Search_play(SearchObject *self, PyObject *args) {
     unsigned long long seed;
-    int k, over, infer, own = 0, br = 0;
+    int k, over, infer, own = 0, br = 0, partner_rule = 0;
     double peps = CR_EPSILON;
     PyObject *cands, *row_obj = Py_None;
-    if (!PyArg_ParseTuple(args, "KiipO|idpO", &seed, &k, &over, &infer, &cands, &own, &peps, &br,
-                          &row_obj))
+    if (!PyArg_ParseTuple(args, "KiipO|idpOp", &seed, &k, &over, &infer, &cands, &own, &peps, &br,
+                          &row_obj, &partner_rule))
         return NULL;
     if (own_arg(own) < 0)
         return NULL;
@@ -1874,7 +1881,7 @@ static PyObject *Search_play(SearchObject *self, PyObject *args) {
                 bad = 1;
     int answered = 0; /* res already holds the information-set best response */
     if (!bad && m > 0 && infoset && kept[0].h.nlog < 4) {
-        if (infoset_response(kept, m, codes, nc, row, 20000000L, res) < 0)
+        if (infoset_response(kept, m, codes, nc, row, 20000000L, partner_rule, res) < 0)
             bad = 2;
         answered = 1;
     }

@@ -79,6 +79,7 @@ class Search:
         partner_eps: float = ...,
         best_response: bool = ...,
         row: list[float] | None = ...,
+        partner_rule: bool = ...,
         /,
     ) -> tuple[list[float], list[list[int]], int, list[tuple[int, ...]]]: ...
     def table(self) -> list[tuple[int, ...]]: ...

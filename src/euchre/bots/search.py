@@ -39,12 +39,14 @@ response* to the model (``best_response_tricks``): the bot (and, in
 partnership, its partner) choose their later cards seeing the sample's
 cards, and the other seats play the rule bot's cards -- the exact search
 of the sample, but against the opponents the model expects rather than
-against opponents who see every card. In Cutthroat, hard and expert
+against opponents who see every card. Hard and expert
 (``Level.play_infoset``, compiled core) take the *information-set* best
 response instead: the bot's later cards may depend only on what it will
 have seen, one card for all the deals that show the same play, so the bot
 no longer counts on knowing the sample's hidden cards (the pure-Python
-path keeps the per-deal one). ``Level.play_own`` (no level uses it
+path keeps the per-deal one); in partnership its partner plays the rule
+bot's cards there (``Level.infoset_partner_rule``), not as if it saw the
+deal. ``Level.play_own`` (no level uses it
 since the best response measured as well in Cutthroat and better in
 partnership) plays each card out on each sample in an *own-play rollout*
 instead: the other seats by the rule bot, the bot's own later cards as the
@@ -196,10 +198,15 @@ class Level:
     #: a card play is judged by the information-set best response to the
     #: model over the weighed deals: the bot's later cards depend only on
     #: what it will have seen, one card for all the deals that show the
-    #: same play (over ``play_best_response``; Cutthroat hard and expert use
-    #: it; the pure-Python path plays the per-deal best response instead; see
+    #: same play (over ``play_best_response``; hard and expert use it; the
+    #: pure-Python path plays the per-deal best response instead; see
     #: docs/strength.md, "The information-set best response")
     play_infoset: bool = False
+    #: in the information-set best response (``play_infoset``), a partner
+    #: (partnership) plays the rule bot's cards instead of the side's
+    #: per-deal best response, which sees each deal (partnership hard and
+    #: expert; docs/strength.md, the ninth round)
+    infoset_partner_rule: bool = False
     #: the epsilon a partner's card plays (partnership) are weighed with in
     #: the inference (None: the model's, ``RuleBot.epsilon``): a partner
     #: who plays by search rather than by the rule bot is modeled more loosely
@@ -309,8 +316,10 @@ def _partnership(level: Level, own_samples: int, play_samples: int) -> Level:
     rollouts of the calls solve ``own_samples`` deals a card (two seats play
     that way there, with four hands a solve: hard's 3 cost half of 6 and
     measured the same), and a card play is judged on ``play_samples`` deals
-    by the per-deal best response (the information-set one measured worse
-    there: the partner's later cards still see each deal)."""
+    by the information-set best response with the partner playing the rule
+    bot's cards in it (with a partner who sees each deal there, it measured
+    worse than the per-deal best response; docs/strength.md, the ninth
+    round)."""
     return replace(
         level,
         margin=0.03,
@@ -318,7 +327,8 @@ def _partnership(level: Level, own_samples: int, play_samples: int) -> Level:
         partner_epsilon=0.5,
         own_samples=own_samples,
         play_samples=play_samples,
-        play_infoset=False,
+        play_infoset=True,
+        infoset_partner_rule=True,
     )
 
 
@@ -329,8 +339,8 @@ LEVELS: Final[dict[str, dict[str, Level]]] = {
     "cutthroat": _CUTTHROAT_LEVELS,
     "partnership": {
         **_CUTTHROAT_LEVELS,
-        "hard": _partnership(_CUTTHROAT_LEVELS["hard"], 3, 30),
-        "expert": _partnership(_CUTTHROAT_LEVELS["expert"], 8, 64),
+        "hard": _partnership(_CUTTHROAT_LEVELS["hard"], 3, 200),
+        "expert": _partnership(_CUTTHROAT_LEVELS["expert"], 8, 400),
     },
 }
 
@@ -817,6 +827,7 @@ class SearchBot:
                 level.partner_eps(),
                 level.play_best_response,
                 irow,
+                level.infoset_partner_rule,
             )
             self.samples += k * max(1, over)
             self.solves += solves
