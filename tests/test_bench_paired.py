@@ -71,8 +71,10 @@ def test_values_take_the_field_type() -> None:
     assert paired.parse_value(hard, "play_best_response", "off") is False
     assert paired.parse_value(hard, "play_samples", "60") == 60
     assert paired.parse_value(hard, "rollout", "Solve") == "solve"
-    changed = paired.changed_level("partnership", "hard", {"play_samples": 60})
-    assert changed.play_samples == 60 and LEVELS["partnership"]["hard"].play_samples == 30
+    more = hard.play_samples + 1
+    changed = paired.changed_level("partnership", "hard", {"play_samples": more})
+    assert changed.play_samples == more and changed.name == "hard"
+    assert LEVELS["partnership"]["hard"] == hard  # the table itself is not changed
 
 
 @pytest.mark.parametrize(
