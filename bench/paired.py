@@ -31,8 +31,7 @@ import time
 from typing import Any
 
 from euchre import Rules
-from euchre.arena import run_arena
-from euchre.arena.stats import mean_ci95
+from euchre.arena import mean_ci95, run_arena
 from euchre.bots import search
 
 #: the changes of the run under way, for the worker processes (spawned: they
@@ -44,19 +43,18 @@ _BOOLS = {"on": True, "true": True, "1": True, "off": False, "false": False, "0"
 _WORDS = {"rollout": ("rule", "solve")}
 
 
-def parse_value(level: search.Level, name: str, text: str) -> Any:
+def parse_value(name: str, text: str) -> Any:
     """The value of ``Level.NAME`` written ``text``, of the field's type
     (ValueError naming the field and what is wanted)."""
     fields = {f.name: f for f in dataclasses.fields(search.Level) if f.name != "name"}
     if name not in fields:
         raise ValueError(f"no level field {name!r} (want one of {', '.join(fields)})")
-    current = getattr(level, name)
-    kind = str(fields[name].type)
+    kind = str(fields[name].type)  # the annotation's text (postponed annotations)
     word = text.strip().lower()
     if "None" in kind and word == "none":
         return None
     try:
-        if isinstance(current, bool) or kind == "bool":
+        if kind == "bool":
             return _BOOLS[word]
         if "float" in kind:
             return float(text)
@@ -89,9 +87,24 @@ def _apply() -> None:
 _apply()
 
 
-def _run(lineup: list[str], rules: Rules, args: argparse.Namespace) -> tuple[list[float], Any]:
-    """One arena run: the per-deal ``search - rule`` and the search's bot row."""
-    res = run_arena(lineup, rules, args.deals, args.seed, jobs=args.jobs)
+def _run(
+    lineup: list[str], rules: Rules, args: argparse.Namespace, changes: dict[str, Any] | None
+) -> tuple[list[float], Any]:
+    """One arena run, with the level as it is or with ``changes`` (in this
+    process and its workers, for the run only): the per-deal ``search -
+    rule`` and the search's bot row."""
+    base = search.LEVELS[args.variant][args.level]
+    if changes is not None:
+        os.environ[ENV] = json.dumps(
+            {"variant": args.variant, "level": args.level, "changes": changes}
+        )
+        _apply()
+    try:
+        res = run_arena(lineup, rules, args.deals, args.seed, jobs=args.jobs)
+    finally:
+        if changes is not None:
+            del os.environ[ENV]
+            search.LEVELS[args.variant][args.level] = base
     diff = [a - b for a, b in zip(res.per_deal[lineup[0]], res.per_deal["rule"], strict=True)]
     row = next(b for b in res.bots if b.name == lineup[0])
     return diff, row
@@ -129,14 +142,13 @@ def main() -> None:
         parser.error("--set: at least one change, e.g. --set play_samples=60")
     if os.environ.get(ENV):
         parser.error(f"{ENV} is set: unset it (it is this script's own)")
-    base_level = search.LEVELS[args.variant][args.level]
     changes: dict[str, Any] = {}
     for item in args.changes:
         name, eq, text = item.partition("=")
         if not eq:
             parser.error(f"--set {item!r}: want FIELD=VALUE")
         try:
-            changes[name.strip()] = parse_value(base_level, name.strip(), text)
+            changes[name.strip()] = parse_value(name.strip(), text)
         except ValueError as e:
             parser.error(f"--set: {e}")
     rules = Rules(variant=args.variant)
@@ -151,19 +163,9 @@ def main() -> None:
         "lineup": lineup,
     }
     diffs = {}
-    for key in ("base", "changed"):
-        if key == "changed":
-            os.environ[ENV] = json.dumps(
-                {"variant": args.variant, "level": args.level, "changes": changes}
-            )
-            _apply()
+    for key, change in (("base", None), ("changed", changes)):
         start = time.perf_counter()
-        try:
-            diffs[key], row = _run(lineup, rules, args)
-        finally:
-            if key == "changed":
-                del os.environ[ENV]
-                search.LEVELS[args.variant][args.level] = base_level
+        diffs[key], row = _run(lineup, rules, args, change)
         mean, lo, hi = mean_ci95(diffs[key])
         out[key] = {
             "difference": round(mean, 4),

@@ -53,24 +53,22 @@ def test_a_real_change_reaches_the_workers() -> None:
     one = _run("--set", "margin=-5", "--set", "play_samples=2", "--jobs", "1")
     two = _run("--set", "margin=-5", "--set", "play_samples=2", "--jobs", "2")
     assert one["deals_changed"] > 0 and one["gain"]["mean"] < 0
-    for key in ("base", "changed", "gain", "deals_changed"):
-        if isinstance(one[key], dict):
-            for k in ("difference", "mean", "ci95"):
-                assert one[key].get(k) == two[key].get(k)
-        else:
-            assert one[key] == two[key]
+    for key in ("base", "changed"):  # the same figures; the times differ
+        assert one[key]["difference"] == two[key]["difference"]
+        assert one[key]["ci95"] == two[key]["ci95"]
+    assert one["gain"] == two["gain"] and one["deals_changed"] == two["deals_changed"]
     lo, hi = one["gain"]["ci95"]
     assert lo <= one["gain"]["mean"] <= hi
 
 
 def test_values_take_the_field_type() -> None:
     hard = LEVELS["partnership"]["hard"]
-    assert paired.parse_value(hard, "partner_epsilon", "none") is None
-    assert paired.parse_value(hard, "partner_epsilon", "0.3") == 0.3
-    assert paired.parse_value(hard, "play_infoset", "on") is True
-    assert paired.parse_value(hard, "play_best_response", "off") is False
-    assert paired.parse_value(hard, "play_samples", "60") == 60
-    assert paired.parse_value(hard, "rollout", "Solve") == "solve"
+    assert paired.parse_value("partner_epsilon", "none") is None
+    assert paired.parse_value("partner_epsilon", "0.3") == 0.3
+    assert paired.parse_value("play_infoset", "on") is True
+    assert paired.parse_value("play_best_response", "off") is False
+    assert paired.parse_value("play_samples", "60") == 60
+    assert paired.parse_value("rollout", "Solve") == "solve"
     more = hard.play_samples + 1
     changed = paired.changed_level("partnership", "hard", {"play_samples": more})
     assert changed.play_samples == more and changed.name == "hard"
