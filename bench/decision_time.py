@@ -11,6 +11,12 @@ same run, and their ratio::
     python bench/decision_time.py --variant partnership
     python bench/decision_time.py --level expert --positions 60
     python bench/decision_time.py --json
+    python bench/decision_time.py --variant partnership --deadline 0.6
+
+``--deadline S`` gives each decision S seconds (``SearchBot.deadline``; a
+web table gives its bots the pace, ``--bot-delay``, 0.6 s by default, or
+half of ``--bot-timeout`` if that is less) and times it on the wall clock,
+counting the decisions it cut short.
 
 Targets: compiled ``hard`` p50 <= 10 ms, p95 <= 40 ms on one core (issue 17);
 issue 20 spends more on the decisions before the play (own-play rollouts)
@@ -51,8 +57,11 @@ def positions(rules: Rules, count: int, seed: int) -> list[HandState]:
     return out[::3][:count]
 
 
-def timings(bot: SearchBot, chosen: list[HandState], pure_solver: bool) -> list[float]:
-    """CPU ms of each decision."""
+def timings(
+    bot: SearchBot, chosen: list[HandState], pure_solver: bool, deadline: float | None = None
+) -> list[float]:
+    """CPU ms of each decision; with ``deadline`` (seconds each decision is
+    given, ``SearchBot.deadline``), wall-clock ms."""
     import euchre.bots.search as search_module
     import euchre.solver as solver_module
 
@@ -61,12 +70,15 @@ def timings(bot: SearchBot, chosen: list[HandState], pure_solver: bool) -> list[
         search_module.Solver = solver_module.PureSolver  # type: ignore[misc]
     try:
         ms = []
+        clock = time.process_time if deadline is None else time.perf_counter
         for s in chosen:
             seat = s.to_act
             assert seat is not None
-            start = time.process_time()
+            if deadline is not None:
+                bot.deadline = time.time() + deadline
+            start = clock()
             decide(bot, s, seat)
-            ms.append((time.process_time() - start) * 1000.0)
+            ms.append((clock() - start) * 1000.0)
         return ms
     finally:
         search_module.Solver = saved  # type: ignore[misc]
@@ -96,18 +108,27 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=40, help="how many (default 40)")
     parser.add_argument("--seed", type=int, default=5, help="the positions' seed (default 5)")
     parser.add_argument("--skip-pure", action="store_true", help="time the compiled path only")
+    parser.add_argument(
+        "--deadline",
+        type=float,
+        metavar="SECONDS",
+        help="give each decision this long (SearchBot.deadline) and time it on the wall clock",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if args.positions < 2:
         parser.error("--positions: want at least 2")
+    if args.deadline is not None and not args.deadline > 0:
+        parser.error("--deadline: want a number of seconds above 0")
     chosen = positions(Rules(variant=args.variant), args.positions, args.seed)
     rows: dict[str, dict[str, float]] = {}
-    if compiled_search.COMPILED_AVAILABLE:
-        bot = SearchBot(random.Random(1), level=args.level, compiled_core=True)
-        rows["compiled"] = summary(timings(bot, chosen, pure_solver=False))
-    if not args.skip_pure:
-        bot = SearchBot(random.Random(1), level=args.level, compiled_core=False)
-        rows["pure"] = summary(timings(bot, chosen, pure_solver=True))
+    cut: dict[str, int] = {}  # decisions cut short by the deadline, by path
+    wanted = {"compiled": compiled_search.COMPILED_AVAILABLE, "pure": not args.skip_pure}
+    for name in (name for name, on in wanted.items() if on):
+        on_core = name == "compiled"
+        bot = SearchBot(random.Random(1), level=args.level, compiled_core=on_core)
+        rows[name] = summary(timings(bot, chosen, not on_core, args.deadline))
+        cut[name] = bot.cut_short
     if "compiled" in rows and "pure" in rows:
         rows["ratio"] = {
             key: rows["pure"][key] / max(1e-9, rows["compiled"][key]) for key in rows["pure"]
@@ -115,18 +136,28 @@ def main() -> None:
     if args.json:
         print(
             json.dumps(
-                {"level": args.level, "variant": args.variant, "decisions": len(chosen), **rows},
+                {
+                    "level": args.level,
+                    "variant": args.variant,
+                    "decisions": len(chosen),
+                    "deadline_s": args.deadline,
+                    "cut_short": cut,
+                    **rows,
+                },
                 indent=2,
             )
         )
         return
-    print(f"search:{args.level}, {args.variant}, {len(chosen)} decisions, CPU ms on one core")
-    print(f"{'path':<10} {'p50':>8} {'p95':>8} {'mean':>8}")
+    clock = "CPU ms on one core" if args.deadline is None else f"wall ms, {args.deadline} s each"
+    print(f"search:{args.level}, {args.variant}, {len(chosen)} decisions, {clock}")
+    head = "  cut short" if args.deadline is not None else ""
+    print(f"{'path':<10} {'p50':>8} {'p95':>8} {'mean':>8}{head}")
     for name, r in rows.items():
         unit = "x" if name == "ratio" else ""
         print(
             f"{name:<10} {r['p50_ms']:>7.1f}{unit or ' '} {r['p95_ms']:>7.1f}{unit or ' '}"
             f" {r['mean_ms']:>7.1f}{unit or ' '}"
+            + (f"  {cut[name]:>9}" if name in cut and args.deadline is not None else "")
         )
     if "compiled" not in rows:
         print("(the compiled search is not built: pure path only)")

@@ -881,3 +881,49 @@ def test_a_deadline_cuts_the_search_short_with_its_best_so_far(compiled_core: bo
         if cut >= 2:
             break
     assert cut >= 2
+
+
+@pytest.mark.parametrize("variant", ["cutthroat", "partnership"])
+def test_a_deadline_cuts_a_python_card_play_short(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the Python path a card play is anytime too (``SearchBot.deadline``):
+    past its deadline the bot draws one deal, no more, and plays a legal
+    card judged on it; cut while judging, it answers with the deals judged
+    so far, weighed anew; a deadline that does not cut changes nothing. (At
+    hard the card play draws thousands of weighed deals, seconds in Python:
+    docs/strength.md, "Decision time of the search bot".)"""
+    rules = Rules(variant=variant)
+    rng = random.Random(12)
+    state = HandState.deal_random(rules, 0, rng)
+    rule_bots = [make_bot("rule", i) for i in range(rules.seats)]
+    while state.phase != Phase.PLAY or len(View.of(state, state.to_act or 0).legal) < 2:
+        assert not state.is_over
+        seat = state.to_act
+        assert seat is not None
+        state = state.apply(decide(rule_bots[seat], state, seat), seat)
+    seat = state.to_act
+    assert seat is not None
+    view = View.of(state, seat)
+    late = SearchBot(random.Random(3), level="hard", compiled_core=False)
+    late.deadline = 0.0  # long past
+    assert late.choose(view, view.legal) in view.legal
+    assert (late.samples, late.cut_short) == (1, 1)
+    # (medium draws 24 deals where hard draws thousands: the same code)
+    free = SearchBot(random.Random(3), level="medium", compiled_core=False)
+    roomy = SearchBot(random.Random(3), level="medium", compiled_core=False)
+    roomy.deadline = time.time() + 3600
+    assert roomy.suggest(view) == free.suggest(view)
+    level = free.level_for(rules)
+    assert roomy.samples == free.samples == level.play_samples * level.play_oversample
+    assert roomy.cut_short == 0
+    # the time runs out while the deals are judged: the first one alone
+    # decides, with weight 1, so each card is worth one of the hand's outcomes
+    judged = SearchBot(random.Random(3), level="medium", compiled_core=False)
+    judged.deadline = time.time() + 3600
+    monkeypatch.setattr(judged, "_past_deadline", lambda: True)
+    ranked = judged.suggest(view)
+    assert judged.cut_short == 1 and {a for a, _ in ranked} == set(view.legal)
+    outcomes = [utility(p, seat, rules, view.scores) for p in points_table(state.core)]
+    for _, value in ranked:
+        assert min(abs(value - u) for u in outcomes) < 1e-9, (value, outcomes)

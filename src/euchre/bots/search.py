@@ -618,9 +618,12 @@ class SearchBot:
         #: the time (``time.time()``) by which a decision must answer, or None
         #: (no limit): a decision before the play is then anytime -- it draws
         #: no further batch of deals once the time has passed (it always
-        #: finishes the first) and answers with its best so far. A decision
-        #: the deadline does not cut is exactly the one without a deadline. (A
-        #: card play is one batch: a few milliseconds on the compiled core.)
+        #: finishes the first) and answers with its best so far. On the
+        #: Python path a card play draws its deals until half of its time is
+        #: left and judges them until the deadline (at least one of each;
+        #: ``_solved``); on the compiled core a card play is one batch (tens
+        #: of milliseconds at hard). A decision the deadline does not cut is
+        #: exactly the one without a deadline.
         self.deadline: float | None = None
         #: decisions that answered at the deadline with fewer deals than the level's
         self.cut_short = 0
@@ -734,7 +737,12 @@ class SearchBot:
         return HandState.from_fast(cur, deal), 1.0 - eps
 
     def _samples(
-        self, view: View, k: int, rng: random.Random, oversample: int = 0
+        self,
+        view: View,
+        k: int,
+        rng: random.Random,
+        oversample: int = 0,
+        until: float | None = None,
     ) -> list[tuple[HandState, float]]:
         """At most ``k`` deals consistent with ``view``, with weights summing
         to 1 that stand for the model's posterior: ``oversample`` (0: the
@@ -742,12 +750,18 @@ class SearchBot:
         weighed (``weight``; ``rule_keep``), then k are drawn from them in
         proportion to weight (systematic resampling) and a deal drawn n times
         is listed once with weight n/k. Without oversampling the k drawn deals
-        keep their normalised weights."""
+        keep their normalised weights. ``until`` (a ``time.time()``): no deal
+        is drawn after the first once it has passed (counted in
+        ``cut_short``); the deals drawn so far stand for the posterior."""
         out = []
         draw = view.sampler()
         rekeep = view.merged and view.maker is not None and view.maker != view.seat
         n = k * max(1, oversample or self.level_for(view.rules).oversample)
-        for _ in range(n):
+        for i in range(n):
+            if until is not None and i and time.time() >= until:
+                self.cut_short += 1
+                n = i
+                break
             st = draw(rng)
             f = 1.0
             if rekeep:
@@ -756,8 +770,8 @@ class SearchBot:
         self.samples += n
         total = sum(w for _, w in out)
         if total <= 0:
-            return [(st, 1.0 / k) for st, _ in out[:k]]
-        if n == k:
+            return [(st, 1.0 / min(k, n)) for st, _ in out[:k]]
+        if n <= k:
             return [(st, w / total) for st, w in out]
         step = total / k
         mark = rng.random() * step
@@ -864,14 +878,31 @@ class SearchBot:
     ) -> tuple[list[float], bool, list[tuple[float, dict[int, int]]]]:
         """The Python path of a card play: the weighed deals, each with the
         maker side's tricks after each of ``codes`` (solved), the utility by
-        those tricks and whether the seat is on the maker's side."""
+        those tricks and whether the seat is on the maker's side. Anytime
+        under ``deadline``: the deals are drawn in half of the time left
+        and judged in the rest; those judged by the deadline stand for the
+        posterior (weights summing to 1 again)."""
         seat = view.seat
         level = self.level_for(view.rules)
         own = level.play_own
         row: list[float] = []
         on_maker = False
-        solved = []
-        for st, w in self._samples(view, k, rng, over):
+        solved: list[tuple[float, dict[int, int]]] = []
+        # anytime (``deadline``): half of the time left for drawing the deals,
+        # the rest for judging them; past the deadline the deals judged so far
+        # stand for the posterior
+        until = None
+        if self.deadline is not None:
+            now = time.time()
+            until = now + max(0.0, self.deadline - now) / 2
+        cut = self.cut_short
+        for st, w in self._samples(view, k, rng, over, until):
+            if solved and self._past_deadline():
+                if self.cut_short == cut:
+                    self.cut_short += 1
+                total = sum(x for x, _ in solved)
+                solved = [(x / total, tricks) for x, tricks in solved]
+                break
             h = st.core
             if not row:
                 row = utility_row(h, seat, view.scores)
