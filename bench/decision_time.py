@@ -124,7 +124,9 @@ def main() -> None:
     rows: dict[str, dict[str, float]] = {}
     cut: dict[str, int] = {}  # decisions cut short by the deadline, by path
     wanted = {"compiled": compiled_search.COMPILED_AVAILABLE, "pure": not args.skip_pure}
-    for name in (name for name, on in wanted.items() if on):
+    for name, on in wanted.items():
+        if not on:
+            continue
         on_core = name == "compiled"
         bot = SearchBot(random.Random(1), level=args.level, compiled_core=on_core)
         rows[name] = summary(timings(bot, chosen, not on_core, args.deadline))

@@ -888,10 +888,7 @@ class SearchBot:
         row: list[float] = []
         on_maker = False
         solved: list[tuple[float, dict[int, int]]] = []
-        # anytime (``deadline``): half of the time left for drawing the deals,
-        # the rest for judging them; past the deadline the deals judged so far
-        # stand for the posterior
-        until = None
+        until = None  # when the drawing stops (anytime: see the docstring)
         if self.deadline is not None:
             now = time.time()
             until = now + max(0.0, self.deadline - now) / 2
