@@ -34,6 +34,7 @@ from euchre.bots import (
 )
 from euchre.bots.scoring import points_table, utility
 from euchre.bots.search import (
+    CUT_MIN_DEALS,
     LEVELS,
     CallEstimate,
     Level,
@@ -850,9 +851,10 @@ def test_search_easy_beats_random() -> None:
 @pytest.mark.parametrize("compiled_core", [False, True])
 def test_a_deadline_cuts_the_search_short_with_its_best_so_far(compiled_core: bool) -> None:
     """Anytime search (``SearchBot.deadline``): past its deadline a bot still
-    answers, legally, after its first batch of deals (an open decision before
-    the play draws no further batch); a deadline that does not cut changes
-    nothing (the web's workers decide as the server would)."""
+    answers, legally, after its first batch of deals (the Python path after
+    ``CUT_MIN_DEALS`` of them; an open decision before the play draws no
+    further batch); a deadline that does not cut changes nothing (the web's
+    workers decide as the server would)."""
     if compiled_core and not compiled.COMPILED_AVAILABLE:
         pytest.skip("the compiled search is not built")
     rng = random.Random(8)
@@ -881,6 +883,63 @@ def test_a_deadline_cuts_the_search_short_with_its_best_so_far(compiled_core: bo
         if cut >= 2:
             break
     assert cut >= 2
+
+
+def test_a_deadline_cuts_a_python_call_short_deal_by_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the Python path a decision before the play is anytime within its
+    batches (``SearchBot.deadline``): past the deadline in the first batch
+    it answers on ``CUT_MIN_DEALS`` deals, no more; cut in a later batch, it
+    answers on the batches before and the deals of that one judged so far."""
+    rules = Rules()
+    rng = random.Random(21)
+    later = 0  # decisions that drew a second batch
+    positions = []  # the decisions before the play of rule bots' hands
+    for k in range(12):
+        state = HandState.deal_random(rules, k % 3, rng)
+        while state.phase != Phase.PLAY and not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            positions.append(View.of(state, seat))
+            state = state.apply(decide(make_bot("rule", k), state, seat), seat)
+    for view in positions:
+        if len(view.legal) < 2:
+            continue
+
+        def bot() -> SearchBot:
+            return SearchBot(random.Random(5), level="hard", compiled_core=False)
+
+        # the first batch alone: a budget of no more
+        once = bot()
+        once.levels[rules.variant] = dataclasses.replace(once.level_for(rules), max_rollouts=0)
+        once.suggest(view)
+        candidates = len(once.estimates)
+        first = once.rollouts
+        if first < CUT_MIN_DEALS * candidates:
+            continue  # fewer distinct deals than the minimum: nothing to cut
+        # the time is up from the start: the minimum, then the answer
+        hurried = bot()
+        hurried.deadline = time.time() + 3600
+        monkeypatch.setattr(hurried, "_past_deadline", lambda: True)
+        assert hurried.choose(view, view.legal) in view.legal
+        assert hurried.rollouts == CUT_MIN_DEALS * candidates < first
+        assert hurried.cut_short == 1
+        free = bot()
+        free.suggest(view)
+        if free.rollouts == first:
+            continue  # settled after one batch
+        # the time runs out one deal into the second batch: that deal counts
+        late = bot()
+        late.deadline = time.time() + 3600
+        stop = first + candidates
+        monkeypatch.setattr(late, "_past_deadline", lambda b=late, n=stop: b.rollouts >= n)
+        assert late.choose(view, view.legal) in view.legal
+        assert late.rollouts == stop and late.cut_short == 1
+        assert [e.action for e in late.estimates] == [e.action for e in once.estimates]
+        assert [e.value for e in late.estimates] != [e.value for e in once.estimates]
+        later += 1
+        if later >= 2:
+            break
+    assert later >= 2
 
 
 @pytest.mark.parametrize("variant", ["cutthroat", "partnership"])

@@ -145,6 +145,12 @@ _MK, _KP, _PL, _OV = Phase.MAKER, Phase.KEEP, Phase.PLAY, Phase.OVER
 #: (three or more surprises under the model): it is next to never resampled.
 _FLOOR: Final = 1e-5
 
+#: The Python path's decision before the play, cut short by the deadline in
+#: its first batch of deals (``SearchBot.deadline``), answers on at least
+#: this many deals, judged past the deadline if need be: the standard error
+#: of a candidate's gain (``rank_calls``) needs a few
+CUT_MIN_DEALS: Final = 8
+
 
 @dataclass(frozen=True, slots=True)
 class Level:
@@ -617,13 +623,17 @@ class SearchBot:
         self.model = RuleBot(random.Random(0))
         #: the time (``time.time()``) by which a decision must answer, or None
         #: (no limit): a decision before the play is then anytime -- it draws
-        #: no further batch of deals once the time has passed (it always
-        #: finishes the first) and answers with its best so far. On the
-        #: Python path a card play draws its deals until half of its time is
-        #: left and judges them until the deadline (at least one of each;
-        #: ``_solved``); on the compiled core a card play is one batch (tens
-        #: of milliseconds at hard). A decision the deadline does not cut is
-        #: exactly the one without a deadline.
+        #: no further batch of deals once the time has passed and answers
+        #: with its best so far. The compiled core always finishes the batch
+        #: it is in (tens of milliseconds at hard). The Python path judges
+        #: deals one by one and stops past the deadline: at once in a later
+        #: batch, in the first once ``CUT_MIN_DEALS`` deals are judged; the
+        #: deals judged stand for the posterior, each weighing as much as in
+        #: a whole batch. A Python card play draws its deals until half of
+        #: its time is left and judges them until the deadline (at least one of
+        #: each; ``_solved``); on the compiled core a card play is one batch.
+        #: A decision the deadline does not cut is exactly the one without a
+        #: deadline.
         self.deadline: float | None = None
         #: decisions that answered at the deadline with fewer deals than the level's
         self.cut_short = 0
@@ -975,6 +985,7 @@ class SearchBot:
         search = compiled.known(view) if fast else None
         codes = [a.code for a in legal]
         worth: dict[int, float] = {}  # the compiled path's outcomes, as utility
+        cut = False  # the Python path's batch cut short by the deadline
         while True:
             if search is not None:
                 batch, outcomes = search.decide(
@@ -997,8 +1008,12 @@ class SearchBot:
                         per[a].append(u)
             else:
                 samples = self._samples(view, k, rng)
-                batch = [w for _, w in samples]
+                batch = []
                 for st, w in samples:
+                    if (nb or len(batch) >= CUT_MIN_DEALS) and self._past_deadline():
+                        cut = True  # anytime: see ``deadline``
+                        break
+                    batch.append(w)
                     ws.append(w)
                     for a in legal:
                         h = st.core.copy()
@@ -1015,8 +1030,10 @@ class SearchBot:
                             u += edge
                         per[a].append(u)
             nb += 1
-            # each batch stands for the posterior: the batches weigh alike
-            weights = [w / nb for w in ws]
+            # each batch stands for the posterior: the batches weigh alike (a
+            # batch cut short, its deals each as much as in a whole batch)
+            total = sum(ws) if cut else nb
+            weights = [w / total for w in ws]
             value = {a: sum(w * u for w, u in zip(weights, per[a], strict=True)) for a in legal}
             # An action other than the rule bot's choice must beat it by the
             # margin plus ``se_factor`` standard errors of the paired difference.
@@ -1032,6 +1049,9 @@ class SearchBot:
                 se = ses[a] = (var / n_eff) ** 0.5
                 if abs(mean - level.margin) < level.settle_z * se:
                     open_ = True  # still could go either way
+            if cut:
+                self.cut_short += 1
+                break
             used = len(ws) * len(legal)
             if not open_ or used + len(batch) * len(legal) > level.max_rollouts:
                 break
