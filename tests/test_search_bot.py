@@ -901,13 +901,13 @@ def test_a_deadline_cuts_a_python_call_short_deal_by_deal(monkeypatch: pytest.Mo
             assert seat is not None
             positions.append(View.of(state, seat))
             state = state.apply(decide(make_bot("rule", k), state, seat), seat)
+
+    def bot() -> SearchBot:
+        return SearchBot(random.Random(5), level="hard", compiled_core=False)
+
     for view in positions:
         if len(view.legal) < 2:
             continue
-
-        def bot() -> SearchBot:
-            return SearchBot(random.Random(5), level="hard", compiled_core=False)
-
         # the first batch alone: a budget of no more
         once = bot()
         once.levels[rules.variant] = dataclasses.replace(once.level_for(rules), max_rollouts=0)

@@ -148,7 +148,7 @@ _FLOOR: Final = 1e-5
 #: The Python path's decision before the play, cut short by the deadline in
 #: its first batch of deals (``SearchBot.deadline``), answers on at least
 #: this many deals, judged past the deadline if need be: the standard error
-#: of a candidate's gain (``rank_calls``) needs a few
+#: of a candidate's gain (``rank_calls``) needs a few.
 CUT_MIN_DEALS: Final = 8
 
 
