@@ -891,23 +891,15 @@ def test_a_deadline_cuts_a_python_call_short_deal_by_deal(monkeypatch: pytest.Mo
     it answers on ``CUT_MIN_DEALS`` deals, no more; cut in a later batch, it
     answers on the batches before and the deals of that one judged so far."""
     rules = Rules()
-    rng = random.Random(21)
     later = 0  # decisions that drew a second batch
-    positions = []  # the decisions before the play of rule bots' hands
-    for k in range(12):
-        state = HandState.deal_random(rules, k % 3, rng)
-        while state.phase != Phase.PLAY and not state.is_over:
-            seat = state.to_act
-            assert seat is not None
-            positions.append(View.of(state, seat))
-            state = state.apply(decide(make_bot("rule", k), state, seat), seat)
 
     def bot() -> SearchBot:
         return SearchBot(random.Random(5), level="hard", compiled_core=False)
 
-    for view in positions:
-        if len(view.legal) < 2:
+    for state, seat in positions(rules, 60, 21):
+        if state.phase == Phase.PLAY:
             continue
+        view = View.of(state, seat)
         # the first batch alone: a budget of no more
         once = bot()
         once.levels[rules.variant] = dataclasses.replace(once.level_for(rules), max_rollouts=0)
