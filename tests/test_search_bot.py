@@ -945,16 +945,7 @@ def test_a_deadline_cuts_a_python_card_play_short(
     hard the card play draws thousands of weighed deals, seconds in Python:
     docs/strength.md, "Decision time of the search bot".)"""
     rules = Rules(variant=variant)
-    rng = random.Random(12)
-    state = HandState.deal_random(rules, 0, rng)
-    rule_bots = [make_bot("rule", i) for i in range(rules.seats)]
-    while state.phase != Phase.PLAY or len(View.of(state, state.to_act or 0).legal) < 2:
-        assert not state.is_over
-        seat = state.to_act
-        assert seat is not None
-        state = state.apply(decide(rule_bots[seat], state, seat), seat)
-    seat = state.to_act
-    assert seat is not None
+    state, seat = play_positions(rules, 1, 12)[0]
     view = View.of(state, seat)
     late = SearchBot(random.Random(3), level="hard", compiled_core=False)
     late.deadline = 0.0  # long past
