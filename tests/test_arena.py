@@ -210,6 +210,9 @@ def test_lineup_checks() -> None:
     with pytest.raises(UnknownBotError, match=r"unknown bot 'nobot'.*random.*rule"):
         make_arena_bot("nobot", 1)
     assert make_arena_bot("random#2", 1).name == "random"
+    assert make_arena_bot("rule:bold#2", 1).name == "rule:bold"
+    with pytest.raises(UnknownBotError, match=r"bot 'rule:loud'"):
+        make_arena_bot("rule:loud", 1)
 
 
 def test_a_split_bot_calls_like_one_and_plays_like_the_other() -> None:

@@ -15,9 +15,11 @@ import pytest
 
 from euchre import Action, Card, Deal, HandState, Phase, Rules, Suit
 from euchre.bots import (
+    ARENA_BOTS,
     BOT_NAMES,
     DEFAULT_LEVEL,
     NAMED_SEARCH_LEVEL,
+    RULE_STYLES,
     SEARCH_LEVELS,
     Bot,
     RandomBot,
@@ -76,6 +78,21 @@ def test_protocol_and_names() -> None:
         assert isinstance(bot, Bot) and bot.name == name
     with pytest.raises(ValueError):
         make_bot("genius")
+
+
+def test_the_arena_calling_styles_of_the_rule_bot() -> None:
+    """``rule:bold`` and ``rule:timid``: rule bots whose calling threshold is
+    shifted (``RULE_STYLES``), for the arena only, never offered to players."""
+    for style, shift in RULE_STYLES.items():
+        bot = make_bot(f"rule:{style}", seed=1)
+        assert isinstance(bot, RuleBot) and bot.name == f"rule:{style}"
+        assert bot.make_shift == shift
+        assert f"rule:{style}" in ARENA_BOTS and f"rule:{style}" not in BOT_NAMES
+    assert RULE_STYLES["bold"] < 0 < RULE_STYLES["timid"]
+    with pytest.raises(ValueError, match="unknown bot 'rule:loud'"):
+        make_bot("rule:loud")
+    with pytest.raises(ValueError, match="has no levels"):
+        make_bot("rule:bold", level="hard")
 
 
 def test_the_two_default_levels() -> None:

@@ -104,8 +104,11 @@ def make_rules(variant: str, deck: int, options: dict[str, Any]) -> Rules:
     return Rules(variant=variant, deck=deck, **opts)  # type: ignore[arg-type]
 
 
-def c_rules(rules: Rules) -> tuple[int, int, int, int]:
-    return (rules.seats, rules.deck, rule_flags(rules), rules.lone_defender_points)
+def c_rules(rules: Rules, shifts: tuple[float, ...] = ()) -> tuple[Any, ...]:
+    """The rules as the C module takes them, with the model's shift of each
+    seat's making threshold when ``shifts`` is given."""
+    base = (rules.seats, rules.deck, rule_flags(rules), rules.lone_defender_points)
+    return (*base, shifts) if shifts else base
 
 
 def deal_hand(rules: Rules, dealer: int, rng: random.Random) -> tuple[FastHand, Deal]:
@@ -136,23 +139,23 @@ def deal_hand(rules: Rules, dealer: int, rng: random.Random) -> tuple[FastHand, 
     return h, deal
 
 
-def c_hand(rules: Rules, dealer: int, fh: FastHand) -> Any:
+def c_hand(rules: Rules, dealer: int, fh: FastHand, shifts: tuple[float, ...] = ()) -> Any:
     """The same deal as a compiled hand. Its binding takes at most 8 kitty
     cards so far (the 32-card deck has 12): then the first 8 (only the
     up-card matters to the play)."""
-    args = (c_rules(rules), dealer, list(fh.hands), fh.dummy)
+    args = (c_rules(rules, shifts), dealer, list(fh.hands), fh.dummy)
     try:
         return _csearch.Hand(*args, list(fh.kitty))
     except TypeError:
         return _csearch.Hand(*args, list(fh.kitty[:8]))
 
 
-def c_hand_of(rules: Rules, state: HandState) -> Any:
+def c_hand_of(rules: Rules, state: HandState, shifts: tuple[float, ...] = ()) -> Any:
     """A compiled hand at the position of ``state``: its deal, its history
     replayed (and the merge of a maker keeping five)."""
     h = state.core
     fh = FastHand.new(rules, h.dealer, state.deal)
-    ch = c_hand(rules, h.dealer, fh)
+    ch = c_hand(rules, h.dealer, fh, shifts)
     for _, code in h.history:
         assert ch.step_recorded(code)
     if h.phase == Phase.KEEP:
@@ -169,18 +172,21 @@ def check_state(fh: FastHand, ch: Any, where: str) -> None:
         assert got[key] == want, f"{where}: state {key}: C {got[key]!r}, Python {want!r}"
 
 
-def play_case(variant: str, deck: int, opts_index: int) -> int:
+def play_case(variant: str, deck: int, opts_index: int, shifts: tuple[float, ...] = ()) -> int:
     """Play the case's hands, comparing at every decision; returns the number
-    of decisions compared."""
+    of decisions compared. ``shifts``: the model's shift of each seat's
+    making threshold, in both (``RuleBot.seat_shifts``, the C rules'
+    ``make_shifts``)."""
     rules = make_rules(variant, deck, OPTION_SETS[opts_index])
     case = f"{variant}-{deck}-{opts_index}"
     rng = random.Random(case)
     bot = RuleBot(random.Random(0))
+    bot.seat_shifts = shifts
     compared = 0
     for hand_no in range(HANDS_PER_CASE):
         dealer = rng.randrange(rules.seats)
         fh, deal = deal_hand(rules, dealer, rng)
-        ch = c_hand(rules, dealer, fh)
+        ch = c_hand(rules, dealer, fh, shifts)
         p_rule = (0.0, 0.5, 0.85, 1.0)[hand_no % 4]
         check_state(fh, ch, "dealt")
         step = 0
@@ -202,7 +208,7 @@ def play_case(variant: str, deck: int, opts_index: int) -> int:
                 # the same view on other cards dealt to the others: the same choice
                 other = view.sample(rng)
                 assert View.of(other, seat) == view, where
-                assert c_hand_of(rules, other).rule_code() == got, f"{where}: on a sample"
+                assert c_hand_of(rules, other, shifts).rule_code() == got, f"{where}: on a sample"
             if fh.phase == Phase.BID1 and hand_no % 5 == 4:
                 code = codes[0]  # pass: round two more often
             else:
@@ -218,6 +224,34 @@ def play_case(variant: str, deck: int, opts_index: int) -> int:
 def test_rule_choices_and_states_agree(variant: str, deck: int, opts_index: int) -> None:
     compared = play_case(variant, deck, opts_index)
     assert compared >= HANDS_PER_CASE * 3
+
+
+@pytest.mark.parametrize(
+    ("variant", "deck"), list(itertools.product(("cutthroat", "partnership"), (24, 25, 32)))
+)
+def test_rule_choices_agree_with_shifted_thresholds(variant: str, deck: int) -> None:
+    """The model of a search bot that adapts (``bots.style``): each seat's
+    making threshold shifted its own way, in Python and in C alike; and the
+    shifts change calls (a bold seat orders what the rule bot passes)."""
+    seats = 3 if variant == "cutthroat" else 4
+    shifts = (-1.0, 1.5, -2.0, 0.5)[:seats]
+    assert play_case(variant, deck, 1, shifts) >= HANDS_PER_CASE * 3
+    rules = make_rules(variant, deck, {})
+    rng = random.Random(f"shifted-{variant}-{deck}")
+    plain, shifted = RuleBot(), RuleBot()
+    shifted.seat_shifts = shifts
+    changed = 0
+    for i in range(200):
+        fh, deal = deal_hand(rules, i % seats, rng)
+        view = View.of(HandState.from_fast(fh, deal), fh.turn)
+        want = shifted.choose(view, list(view.legal)).code
+        assert c_hand(rules, fh.dealer, fh, shifts).rule_code() == want
+        changed += want != plain.choose(view, list(view.legal)).code
+    assert changed > 0
+    with pytest.raises(TypeError, match="make_shifts"):
+        _csearch.Hand(c_rules(rules, (0.0,)), 0, [0] * seats, 0, [0])
+    with pytest.raises(ValueError, match="make_shifts"):
+        _csearch.Hand(c_rules(rules, (99.0,) * seats), 0, [0] * seats, 0, [0])
 
 
 def random_mask(rng: random.Random, deck: int, k: int) -> int:

@@ -265,6 +265,44 @@ def test_policy_is_a_distribution_led_by_the_choice() -> None:
     assert checked > 300
 
 
+# -- the arena's calling styles (rule:bold, rule:timid) ------------------------------
+
+
+@pytest.mark.parametrize("variant", ["cutthroat", "partnership"])
+def test_a_make_shift_moves_the_calls_and_only_the_calls(variant: Variant) -> None:
+    """A bold rule bot (the arena's ``rule:bold``) makes trump with every
+    hand the rule bot makes it with and with some it passes; a timid one
+    the other way round; both play the same cards as the rule bot."""
+    rules = Rules(variant=variant)
+    rng = random.Random(11)
+    plain, bold, timid = RuleBot(), RuleBot(make_shift=-1.0), RuleBot(make_shift=1.0)
+    made = {"plain": 0, "bold": 0, "timid": 0}
+    plays = 0
+    for i in range(300):
+        st = HandState.deal_random(rules, i % rules.seats, rng)
+        seat = st.to_act
+        assert seat is not None and st.phase == Phase.BID1
+        view = View.of(st, seat)
+        calls = {
+            name: bot.choose(view, view.legal) != Action.pass_()
+            for name, bot in (("plain", plain), ("bold", bold), ("timid", timid))
+        }
+        assert calls["bold"] >= calls["plain"] >= calls["timid"]
+        for name, called in calls.items():
+            made[name] += called
+        while not st.is_over:  # the card play is the style's too: the same
+            seat = st.to_act
+            assert seat is not None
+            view = View.of(st, seat)
+            action = plain.choose(view, view.legal)
+            if st.phase == Phase.PLAY:
+                assert bold.choose(view, view.legal) == timid.choose(view, view.legal) == action
+                plays += 1
+            st = st.apply(action)
+    assert made["bold"] > made["plain"] > made["timid"] > 0
+    assert plays > 1000
+
+
 # -- always legal --------------------------------------------------------------------
 
 OPTION_SETS = [

@@ -116,6 +116,10 @@ typedef struct {
     int deck;     /* 24, 25 or 32 */
     int flags;    /* R_* */
     int lone_defender_points;
+    /* Not a rule: the search's model of each seat's calls, the shift of the
+     * rule bot's making threshold (RuleBot.seat_shifts; 0: the rule bot). It
+     * rides with the rules so that every hand of a search has it. */
+    double make_shift[4];
 } Rules;
 
 /* --- the hand ---------------------------------------------------------------- */

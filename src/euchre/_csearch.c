@@ -70,9 +70,13 @@ static int cs_code(PyObject *o, uint64_t *out) {
 }
 
 /* rules: (seats, deck, flags, lone_defender_points) */
+/* rules: (seats, deck, flags, lone_defender_points[, make_shifts]); make_shifts,
+ * a float per seat, is the model's shift of each seat's making threshold
+ * (RuleBot.seat_shifts), 0 for every seat when absent */
 static int cs_rules(PyObject *o, Rules *r) {
-    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 4) {
-        PyErr_SetString(PyExc_TypeError, "rules: (seats, deck, flags, lone_defender_points)");
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) < 4 || PyTuple_GET_SIZE(o) > 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "rules: (seats, deck, flags, lone_defender_points[, make_shifts])");
         return -1;
     }
     int n, deck, flags, ldp;
@@ -90,6 +94,25 @@ static int cs_rules(PyObject *o, Rules *r) {
     r->deck = deck;
     r->flags = flags;
     r->lone_defender_points = ldp;
+    for (int s = 0; s < 4; s++)
+        r->make_shift[s] = 0.0;
+    if (PyTuple_GET_SIZE(o) == 5) {
+        PyObject *sh = PyTuple_GET_ITEM(o, 4);
+        if (!PyTuple_Check(sh) || PyTuple_GET_SIZE(sh) != n) {
+            PyErr_SetString(PyExc_TypeError, "make_shifts: a float per seat, as a tuple");
+            return -1;
+        }
+        for (int s = 0; s < n; s++) {
+            double v = PyFloat_AsDouble(PyTuple_GET_ITEM(sh, s));
+            if (v == -1.0 && PyErr_Occurred())
+                return -1;
+            if (!(v >= -10.0 && v <= 10.0)) {
+                PyErr_SetString(PyExc_ValueError, "make_shifts: each from -10 to 10");
+                return -1;
+            }
+            r->make_shift[s] = v;
+        }
+    }
     return 0;
 }
 

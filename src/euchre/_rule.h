@@ -405,13 +405,14 @@ static double cr_bid_value(const Hand *h, int seat, int t, int round_two) {
     return value;
 }
 
-/* RuleBot._threshold */
-static inline double cr_threshold(const Hand *h) {
+/* RuleBot._threshold (with the seat's shift of RuleBot.seat_shifts) */
+static inline double cr_threshold(const Hand *h, int seat) {
+    double shift = h->r.make_shift[seat];
     if (h->cut)
-        return CR_CUT_MAKE;
+        return CR_CUT_MAKE + shift;
     if (h->r.deck == 25)
-        return CR_PART_MAKE + CR_PART_JOKER_EXTRA;
-    return CR_PART_MAKE;
+        return CR_PART_MAKE + CR_PART_JOKER_EXTRA + shift;
+    return CR_PART_MAKE + shift;
 }
 
 /* RuleBot._sure_march */
@@ -446,7 +447,7 @@ static uint64_t cr_bid1(const Hand *h, int seat) {
     if (h->upsuit == 4)
         return K_PASS;
     double value = cr_bid_value(h, seat, h->upsuit, 0);
-    return value >= cr_threshold(h) ? K_ORDER : K_PASS;
+    return value >= cr_threshold(h, seat) ? K_ORDER : K_PASS;
 }
 
 static uint64_t cr_bid2(const Hand *h, int seat, const uint64_t *legal, int nl) {
@@ -474,7 +475,7 @@ static uint64_t cr_bid2(const Hand *h, int seat, const uint64_t *legal, int nl) 
             best = legal[i];
         }
     }
-    if (!may_pass || bestv >= cr_threshold(h))
+    if (!may_pass || bestv >= cr_threshold(h, seat))
         return best;
     return K_PASS;
 }

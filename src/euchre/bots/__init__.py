@@ -11,6 +11,8 @@
   ``ARENA_BOTS``, never in ``BOT_NAMES``); drive it with ``act``.
 - ``PeekBot``: the search bot shown its partner's hand in the card play
   (``peek:LEVEL``, partnership), a ``StateBot`` for measurement only.
+- ``RULE_STYLES``: the arena's ``rule:bold`` and ``rule:timid``, rule bots
+  that call unlike the search bot's model of the others (measurement only).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .registry import (
     BOT_NAMES,
     DEFAULT_LEVEL,
     NAMED_SEARCH_LEVEL,
+    RULE_STYLES,
     SEARCH_LEVELS,
     make_bot,
 )
@@ -35,6 +38,7 @@ __all__ = [
     "BOT_NAMES",
     "DEFAULT_LEVEL",
     "NAMED_SEARCH_LEVEL",
+    "RULE_STYLES",
     "SEARCH_LEVELS",
     "Bot",
     "CheatBot",

@@ -23,7 +23,7 @@ compares their strength: docs/performance.md).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -33,7 +33,7 @@ from ..playout import rule_flags
 from ..rules import Rules
 from ..view import View
 
-__all__ = ["COMPILED", "COMPILED_AVAILABLE", "hand_rules", "known"]
+__all__ = ["COMPILED", "COMPILED_AVAILABLE", "hand_rules", "known", "model_rules"]
 
 
 def _load() -> ModuleType | None:
@@ -67,9 +67,23 @@ def hand_rules(rules: Rules) -> tuple[int, int, int, int]:
     return (rules.seats, rules.deck, rule_flags(rules), rules.lone_defender_points)
 
 
-def known(view: View, reveal: Mapping[int, int] | None = None) -> Any:
+def model_rules(rules: Rules, make_shifts: Sequence[float] = ()) -> tuple[Any, ...]:
+    """``hand_rules`` with the model's shift of each seat's making threshold
+    (``RuleBot.seat_shifts``; seats past the end 0) as a fifth element,
+    when any is not 0."""
+    if not any(make_shifts):
+        return hand_rules(rules)
+    shifts = tuple(float(x) for x in make_shifts[: rules.seats])
+    shifts += (0.0,) * (rules.seats - len(shifts))
+    return (*hand_rules(rules), shifts)
+
+
+def known(
+    view: View, reveal: Mapping[int, int] | None = None, make_shifts: Sequence[float] = ()
+) -> Any:
     """What ``view``'s seat knows, as a ``_csearch.Search`` (the work of
-    ``View.sampler`` that does not depend on the draw is done here, once).
+    ``View.sampler`` that does not depend on the draw is done here, once),
+    its model of the others' calls with ``make_shifts`` (``model_rules``).
 
     ``reveal`` (measurement only: ``bots.peek``) maps other seats to the
     card mask of their current hands as if the seat saw them: every deal
@@ -106,7 +120,7 @@ def known(view: View, reveal: Mapping[int, int] | None = None) -> Any:
                 voids[other] |= mask
     picked = -1 if view.picked_up is None else int(view.picked_up)
     return module().Search(
-        hand_rules(rules),
+        model_rules(rules, make_shifts),
         view.seat,
         view.dealer,
         int(view.phase),

@@ -18,6 +18,7 @@ __all__ = [
     "BOT_NAMES",
     "DEFAULT_LEVEL",
     "NAMED_SEARCH_LEVEL",
+    "RULE_STYLES",
     "SEARCH_LEVELS",
     "make_bot",
 ]
@@ -33,6 +34,11 @@ DEFAULT_LEVEL: Final = "medium"
 #: alone is the search bot at ``NAMED_SEARCH_LEVEL``.
 BOT_NAMES: Final = ("random", "rule", "search")
 
+#: The arena's rule bots that call unlike the search bot's model of the
+#: others (``rule:STYLE``): the shift of the count at or above which they
+#: make trump (``RuleBot.make_shift``, in points of ``rule.strength``).
+RULE_STYLES: Final = {"bold": -1.0, "timid": 1.0}
+
 #: Every name ``make_bot`` knows, for measurement (the arena): the player
 #: bots, each search level, each search level on the Python path
 #: (``search-pure:LEVEL``: the reference the compiled core is measured
@@ -40,9 +46,11 @@ BOT_NAMES: Final = ("random", "rule", "search")
 #: all-seeing best response to rule-bot opponents) and ``peek:LEVEL`` (the
 #: search at LEVEL, shown its partner's hand in the card play; partnership
 #: only). Never offered to players: they look at cards their seat does not
-#: see.
+#: see. And ``rule:bold`` and ``rule:timid`` (``RULE_STYLES``), opponents
+#: whose calls the search bot's model gets wrong.
 ARENA_BOTS: Final = (
     *BOT_NAMES,
+    *(f"rule:{style}" for style in RULE_STYLES),
     *(f"search:{lv}" for lv in SEARCH_LEVELS),
     *(f"search-pure:{lv}" for lv in SEARCH_LEVELS),
     *(f"peek:{lv}" for lv in SEARCH_LEVELS),
@@ -56,11 +64,18 @@ def make_bot(name: str, seed: int | None = None, level: str | None = None) -> Bo
     ``search`` (``level`` one of ``SEARCH_LEVELS``, default
     ``NAMED_SEARCH_LEVEL``; or the name ``search:LEVEL``), or ``cheat`` and
     ``cheat:br``, or ``peek:LEVEL`` (measurement only: ``StateBot``s that
-    must be driven with ``act``)."""
+    must be driven with ``act``), or ``rule:bold`` and ``rule:timid``
+    (measurement only: ``RULE_STYLES``)."""
     rng = random.Random(seed)
     if name == "cheat:br":
         return CheatBot(rng, best_response=True)
     base, _, suffix = name.partition(":")
+    if base == "rule" and suffix:
+        if level is not None:
+            raise ValueError(f"bot {name!r} has no levels")
+        if suffix not in RULE_STYLES:
+            raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
+        return RuleBot(rng, make_shift=RULE_STYLES[suffix], name=name)
     if suffix and base not in ("search", "search-pure", "peek"):
         raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
     if base in ("peek", "search-pure"):

@@ -397,8 +397,22 @@ class RuleBot:
     #: does not choose (a player may deviate; inference must not rule it out).
     epsilon = 0.1
 
-    def __init__(self, rng: random.Random | None = None) -> None:
+    def __init__(
+        self, rng: random.Random | None = None, make_shift: float = 0.0, name: str = "rule"
+    ) -> None:
+        """``make_shift`` moves the count at or above which the bot makes
+        trump, in both rounds (``part_make``, ``cut_make``): below zero a
+        bolder caller, above zero a more timid one (the arena's
+        ``rule:bold`` and ``rule:timid``, opponents unlike the search
+        bot's model). The card play is the same whatever the shift."""
         self.rng = rng or random.Random()
+        self.make_shift = make_shift
+        self.name = name
+        #: A further shift per seat (seat ``s`` makes trump at its count plus
+        #: ``seat_shifts[s]``; seats past the end: 0): the search bot's model
+        #: of the others set to how each has been seen to call
+        #: (``bots.style``). Empty: every seat calls as this bot.
+        self.seat_shifts: tuple[float, ...] = ()
 
     def policy(self, view: View, legal: Sequence[Action]) -> dict[Action, float]:
         """The probability of each legal action under this bot's rules: its
@@ -486,14 +500,19 @@ class RuleBot:
             value += self._dummy_help(hand, t, rules.deck, dead | (1 << up))
         return value
 
-    def _threshold(self, rules: Rules) -> float:
-        """The count at or above which a seat makes trump (either round; the
-        seat's place is in the count, ``_bid_value``)."""
+    def _threshold(self, view: View) -> float:
+        """The count at or above which the view's seat makes trump (either
+        round; the seat's place is in the count, ``_bid_value``)."""
+        rules = view.rules
+        seat = view.seat
+        shift = self.make_shift
+        if seat < len(self.seat_shifts):
+            shift += self.seat_shifts[seat]
         if rules.cutthroat:
-            return self.cut_make
+            return self.cut_make + shift
         if rules.deck == 25:
-            return self.part_make + self.part_joker_extra  # eight trumps: counts run higher
-        return self.part_make
+            return self.part_make + self.part_joker_extra + shift  # eight trumps: counts run higher
+        return self.part_make + shift
 
     # -- bidding ---------------------------------------------------------------
     def _joker_call(self, view: View, legal: Sequence[Action]) -> Action:
@@ -507,7 +526,7 @@ class RuleBot:
         if suit is None:  # pragma: no cover - round one always has a suit
             return Action.pass_()
         value = self._bid_value(view, int(suit), round_two=False)
-        if value >= self._threshold(view.rules):
+        if value >= self._threshold(view):
             return Action.order()
         return Action.pass_()
 
@@ -528,7 +547,7 @@ class RuleBot:
             if best is None or v > best[0]:
                 best = (v, a)
         assert best is not None
-        if Action.pass_() not in legal or best[0] >= self._threshold(view.rules):
+        if Action.pass_() not in legal or best[0] >= self._threshold(view):
             return best[1]
         return Action.pass_()
 
