@@ -49,6 +49,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "bots.base",
             "bots.random_bot",
             "bots.rule",
+            "bots.style",
             "bots.scoring",
             # the compiled search (a C extension; its stub _csearch.pyi) under
             # its bridge, under the search bot

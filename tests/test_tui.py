@@ -25,6 +25,8 @@ from rich.console import Console
 
 from euchre import cli
 from euchre.actions import Action
+from euchre.bots import SearchBot
+from euchre.bots.style import CallStyles
 from euchre.cards import Card, Rank, Suit, deck_cards
 from euchre.hand import Phase
 from euchre.record import match_record, read_match
@@ -711,6 +713,20 @@ def test_search_opponents_play_a_short_match() -> None:
     assert rc == 0 and game.match.is_over
     assert all(bot.name == "search:easy" for bot in game.bots.values())
     assert_no_leaks_per_hand(game, text)
+
+
+def test_hard_opponents_learn_each_finished_hand() -> None:
+    """``euchre play --level hard``: the search bots learn how the others
+    call (``bots.style``) from every finished hand of the match, each
+    through its own seat's view, once."""
+    game, _, rc, _ = play(Rules(target=2), 5, bots="search", level="hard")
+    assert rc == 0 and game.match.is_over
+    for seat, bot in game.bots.items():
+        assert isinstance(bot, SearchBot) and bot.styles is not None
+        want = CallStyles(game.rules, seat)
+        for hand in game.match.hands:
+            want.observe(View.of(hand, seat))
+        assert bot.styles.log_post == want.log_post and bot.styles.seen == want.seen
 
 
 def test_cli_level_needs_the_search_bot(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,11 +17,21 @@ from typing import Any
 
 import pytest
 
+from euchre.bots import SearchBot
+from euchre.bots.style import CallStyles
 from euchre.hand import Phase
 from euchre.record import hand_record
 from euchre.rules import Rules
+from euchre.view import View
 from euchre.web.store import SQLiteStore, StoreConflict, open_store, sqlite_path
-from euchre.web.tables import Game, TableError, hash_token, new_meta
+from euchre.web.tables import (
+    Game,
+    TableError,
+    hash_token,
+    make_level_bot,
+    new_meta,
+    run_bot_job,
+)
 
 
 def run(coro: Any) -> Any:
@@ -174,6 +184,34 @@ def test_a_table_replays_exactly() -> None:
     # another seed, another game
     third = started("partnership", humans=(1,), seed=6)
     assert third.current is not None and game.deal_for(0) != third.deal_for(0)
+
+
+def test_bots_learn_the_others_calls_from_the_finished_hands() -> None:
+    """A bot seat's job carries what the seat has seen of the others' calls
+    in the match's finished hands, through its own views (``bots.style``):
+    a hard bot models the others by it; a replayed table learns the same."""
+    rules = Rules(variant="partnership")
+    meta = new_meta("tbl", rules, ["hard"] * rules.seats, "t", seed=3)
+    game = Game(meta)
+    game.start()  # bots in every seat
+    entries: list[dict[str, Any]] = []
+    play_out(game, entries, hands=3)
+    seat = game.to_act
+    assert seat is not None and game.seats[seat]["kind"] == "bot"
+    job = game.bot_job()
+    assert job is not None and job.styles is not None
+    want = CallStyles(rules, seat)
+    for hand in game.match.hands:
+        want.observe(View.of(hand, seat))
+    assert job.styles.log_post == want.log_post and sum(want.seen) > 0
+    again = Game.replay(copy.deepcopy(game.meta), entries).bot_job()
+    assert again is not None and again.styles is not None
+    assert again.styles.log_post == want.log_post
+    # the job's bot takes them (a copy: the bot cannot change the table's)
+    assert job.styles is not game.styles_of(seat)
+    bot = make_level_bot(job.level, job.seed)
+    assert isinstance(bot, SearchBot)
+    run_bot_job(job)  # a legal entry, with the styles in the bot's model
 
 
 def test_meta_holds_token_hashes_only() -> None:

@@ -2,7 +2,8 @@
 
 - ``Bot``: the protocol — ``choose(view, legal) -> Action``.
 - ``decide(bot, state, seat, scores)``: ask a bot for its action on a hand
-  through the seat's view.
+  through the seat's view; ``hand_over(bot, state, seat)``: show a bot that
+  learns across a match (``Learner``) the finished hand, through its view.
 - ``RandomBot``, ``RuleBot``, ``SearchBot`` (levels ``SEARCH_LEVELS``);
   ``make_bot(name, seed)`` by name (``BOT_NAMES`` for players), in
   ``registry`` with the default levels: ``DEFAULT_LEVEL`` where a player
@@ -17,7 +18,7 @@
 
 from __future__ import annotations
 
-from .base import Bot, StateBot, act, decide
+from .base import Bot, Learner, StateBot, act, decide, hand_over
 from .cheat import CheatBot
 from .peek import PeekBot
 from .random_bot import RandomBot
@@ -42,6 +43,7 @@ __all__ = [
     "SEARCH_LEVELS",
     "Bot",
     "CheatBot",
+    "Learner",
     "PeekBot",
     "RandomBot",
     "RuleBot",
@@ -49,5 +51,6 @@ __all__ = [
     "StateBot",
     "act",
     "decide",
+    "hand_over",
     "make_bot",
 ]

@@ -9,7 +9,7 @@ from ..actions import Action
 from ..hand import HandState, IllegalActionError
 from ..view import View
 
-__all__ = ["Bot", "StateBot", "act", "decide"]
+__all__ = ["Bot", "Learner", "StateBot", "act", "decide", "hand_over"]
 
 
 @runtime_checkable
@@ -38,6 +38,29 @@ def decide(bot: Bot, state: HandState, seat: int, scores: Sequence[int] | None =
     if action not in view.legal:
         raise IllegalActionError(f"bot {bot.name} chose an illegal action: {action}")
     return action
+
+
+@runtime_checkable
+class Learner(Protocol):
+    """A bot that learns across the hands of a match (the search bot at a
+    level that adapts, ``bots.style``): once a hand is over it is shown the
+    hand through its seat's view (``hand_over``)."""
+
+    def hand_over(self, view: View) -> None:
+        """Learn from the finished hand ``view`` shows (this seat's view)."""
+        ...
+
+
+def hand_over(
+    bot: object, state: HandState, seat: int, scores: Sequence[int] | None = None
+) -> None:
+    """Show a finished hand to ``bot`` at ``seat`` through the seat's view, if
+    the bot learns (``Learner``); other bots are left alone. ValueError if
+    the hand is not over."""
+    if not state.is_over:
+        raise ValueError("hand_over: the hand is not over")
+    if isinstance(bot, Learner):
+        bot.hand_over(View.of(state, seat, scores))
 
 
 @runtime_checkable

@@ -125,6 +125,7 @@ from ..view import View
 from . import compiled
 from .rule import RuleBot, strength
 from .scoring import points_table, utility, utility_row
+from .style import CallStyles
 
 __all__ = [
     "LEVELS",
@@ -213,6 +214,9 @@ class Level:
     #: per-deal best response, which sees each deal (partnership hard and
     #: expert; docs/strength.md, the ninth round)
     infoset_partner_rule: bool = False
+    #: learn across the hands of a match how the others call (``hand_over``,
+    #: ``bots.style``) and shift each one's making threshold in the model
+    adapt: bool = False
     #: the epsilon a partner's card plays (partnership) are weighed with in
     #: the inference (None: the model's, ``RuleBot.epsilon``): a partner
     #: who plays by search rather than by the rule bot is modeled more loosely
@@ -295,6 +299,7 @@ _CUTTHROAT_LEVELS: Final = {
         play_oversample=32,
         play_best_response=True,
         play_infoset=True,
+        adapt=True,
     ),
     "expert": Level(
         "expert",
@@ -311,6 +316,7 @@ _CUTTHROAT_LEVELS: Final = {
         play_oversample=32,
         play_best_response=True,
         play_infoset=True,
+        adapt=True,
     ),
 }
 
@@ -647,6 +653,11 @@ class SearchBot:
         #: that breaks ties (``rank_calls`` with the level's margin ranks
         #: them as ``suggest`` did). Empty before any such decision.
         self.estimates: list[CallEstimate] = []
+        #: how the other seats have been seen to call in this match
+        #: (``hand_over``; at a level with ``Level.adapt``), or None before
+        #: the first hand learnt from: the model then shifts each seat's
+        #: making threshold by ``CallStyles.shift``
+        self.styles: CallStyles | None = None
         #: work counters (for tests and measurement)
         self.samples = 0
         self.solves = 0
@@ -657,6 +668,32 @@ class SearchBot:
         return self.levels[rules.variant]
 
     # -- the protocol --------------------------------------------------------------
+    def hand_over(self, view: View) -> None:
+        """Learn from a finished hand of the match, seen from this bot's seat
+        (its view once the hand is over), how the others call
+        (``bots.style``); the later decisions' model of them follows. Only at
+        a level with ``Level.adapt``; a view of another seat or variant
+        than the hands learnt from so far starts afresh."""
+        if not self.level_for(view.rules).adapt:
+            return
+        styles = self.styles
+        if styles is None or styles.seat != view.seat or styles.rules != view.rules:
+            styles = self.styles = CallStyles(view.rules, view.seat)
+        styles.observe(view)
+
+    def make_shifts(self, view: View) -> tuple[float, ...]:
+        """The model's shift of each seat's making threshold for a decision
+        on ``view``: what ``hand_over`` learnt (empty: none)."""
+        styles = self.styles
+        if (
+            styles is None
+            or styles.seat != view.seat
+            or styles.rules != view.rules
+            or not self.level_for(view.rules).adapt
+        ):
+            return ()
+        return styles.shifts()
+
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """The best of ``legal`` by expected utility (see ``suggest``)."""
         if len(legal) == 1:
@@ -676,6 +713,7 @@ class SearchBot:
         if not legal:
             return []
         rng = random.Random(self.seed ^ _view_key(view))
+        self.model.seat_shifts = self.make_shifts(view)
         if view.phase == Phase.PLAY:
             return self._play_values(view, legal, rng)
         return self._decision_values(view, legal, rng)
@@ -837,7 +875,7 @@ class SearchBot:
         if self.reveal and not self.compiled:
             raise RuntimeError("a search bot is shown other hands only on the compiled core")
         if self.compiled:
-            search = compiled.known(view, self.reveal)
+            search = compiled.known(view, self.reveal, self.model.seat_shifts)
             irow = None
             if level.play_infoset:
                 irow = [utility(p, seat, view.rules, view.scores) for p in search.table()]
@@ -982,7 +1020,7 @@ class SearchBot:
         # the standard error of each candidate's estimated gain over ``prior``
         ses: dict[Action, float] = {prior: 0.0}
         fast = self.compiled and level.rollout == "rule"
-        search = compiled.known(view) if fast else None
+        search = compiled.known(view, make_shifts=self.model.seat_shifts) if fast else None
         codes = [a.code for a in legal]
         worth: dict[int, float] = {}  # the compiled path's outcomes, as utility
         cut = False  # the Python path's batch cut short by the deadline

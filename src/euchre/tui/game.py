@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..actions import Action
-from ..bots import DEFAULT_LEVEL, Bot, decide, make_bot
+from ..bots import DEFAULT_LEVEL, Bot, decide, hand_over, make_bot
 from ..bots.search import SearchBot
 from ..cards import Card
 from ..hand import HandState, Phase
@@ -118,6 +118,8 @@ class TerminalGame:
         self.narrator.deal(self._view(), self.hand_no)
         while self.match.current is not None:
             self._step(self.match.current)
+        for seat, bot in self.bots.items():  # a bot that learns the match sees the hand
+            hand_over(bot, self.match.hands[-1], seat, before)
         self.narrator.hand_over(self._view(), before, self.match.scores)
         self.narrator.review(self.match.hands[-1])
 

@@ -18,6 +18,7 @@ Nothing here does I/O; :mod:`euchre.web.app` drives it.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import os
@@ -31,6 +32,7 @@ from typing import Any, Final
 
 from ..actions import Action, ActionError
 from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS, Bot, SearchBot, decide, make_bot
+from ..bots.style import CallStyles
 from ..hand import Deal, HandState, IllegalActionError, Phase
 from ..match import Match
 from ..record import hand_record, match_record
@@ -247,6 +249,10 @@ class BotJob:
     #: the time (``time.time()``) by which a search bot answers with its best so
     #: far (``SearchBot.deadline``); None: it thinks as long as its level says
     deadline: float | None = None
+    #: what the seat has learnt of the others' calls from the match's finished
+    #: hands (``Game.styles_of``): a search bot at a level that adapts models
+    #: them by it (``SearchBot.styles``); None: nothing learnt
+    styles: CallStyles | None = None
 
 
 def run_bot_job(job: BotJob) -> dict[str, Any]:
@@ -257,6 +263,8 @@ def run_bot_job(job: BotJob) -> dict[str, Any]:
     bot = make_level_bot(job.level, job.seed)
     if isinstance(bot, SearchBot | _TestBot):
         bot.deadline = job.deadline
+    if isinstance(bot, SearchBot):
+        bot.styles = job.styles
     action = decide(bot, job.state, job.seat, job.scores)
     if action.is_merge:
         action = decide(bot, job.state.apply(action, job.seat), job.seat, job.scores)
@@ -274,6 +282,8 @@ class Game:
         self.seed: int = meta["seed"]
         self.match = Match.new(self.rules, meta["first_dealer"])
         self.seq = 0
+        #: ``styles_of`` by seat: the hands learnt from and what they taught
+        self._styles: dict[int, tuple[int, CallStyles]] = {}
         #: views of the current state by seat (cleared by every change)
         self._views: dict[int, View] = {}
         self._views_of: HandState | None = None
@@ -453,6 +463,17 @@ class Game:
     def _entry(self, seat: int, action: Action) -> dict[str, Any]:
         return {"hand": len(self.match.hands), "seat": seat, "action": str(action)}
 
+    def styles_of(self, seat: int) -> CallStyles:
+        """What ``seat`` has seen of the others' calls in the match's finished
+        hands, each through the seat's own view (``bots.style``): a bot there
+        at a level that adapts models the others by it."""
+        learnt, styles = self._styles.get(seat, (0, CallStyles(self.rules, seat)))
+        hands = self.match.hands
+        for hand in hands[learnt:]:
+            styles.observe(View.of(hand, seat))
+        self._styles[seat] = (len(hands), styles)
+        return styles
+
     def bot_job(self, level: str | None = None) -> BotJob | None:
         """The decision of the bot to act now, as a :class:`BotJob` (None: no bot
         to act). ``level``: play this level instead of the seat's (the server's
@@ -473,6 +494,7 @@ class Game:
             hand=len(self.match.hands),
             level=level,
             seed=derive_seed(self.seed, *parts),
+            styles=copy.deepcopy(self.styles_of(seat)),
         )
 
     def bot_entry(self, level: str | None = None) -> dict[str, Any] | None:
