@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from euchre import Action, HandState, Phase, Rules
-from euchre.bots import Bot, RuleBot, SearchBot, compiled, decide, hand_over
+from euchre.bots import Bot, RandomBot, RuleBot, SearchBot, compiled, decide, hand_over
 from euchre.bots.style import PRIOR_SD, SHIFTS, CallStyles
 from euchre.view import View
 
@@ -92,6 +92,36 @@ def test_only_hands_shown_in_the_play_are_learnt_from() -> None:
                 assert view.maker is not None and styles.seen[view.maker] == 0
                 checked["merged"] += 1
     assert all(n > 0 for n in checked.values()), checked
+
+
+OPTION_SETS: list[dict[str, object]] = [
+    {},
+    {"stick_the_dealer": True, "may_name_turned_down_suit": True},
+    {"dealer_pickup": "mandatory", "dealer_may_discard_upcard": False},
+    {"joker_upcard": "redeal", "lone_lead": "left_of_dealer"},
+]
+
+
+@pytest.mark.parametrize("variant", ["cutthroat", "partnership"])
+@pytest.mark.parametrize("deck", [24, 25, 32])
+def test_every_deck_and_option_is_learnt_from(variant: str, deck: int) -> None:
+    """Finished hands of every deck and option set, played by rule bots of
+    every style and random bots (odd bids, thrown-in hands, lone hands):
+    learning from them never fails, from every seat, and learns."""
+    rng = random.Random(f"{variant}-{deck}")
+    learnt = 0
+    for i, opts in enumerate(OPTION_SETS * 10):
+        rules = Rules(variant=variant, deck=deck, **opts)  # type: ignore[arg-type]
+        bots: list[Bot] = [
+            RuleBot(make_shift=rng.choice((-1.0, 0.0, 1.0)))
+            if rng.random() < 0.8
+            else RandomBot(random.Random(i))
+            for _ in range(rules.seats)
+        ]
+        st = play_hands(rules, bots, 1, seed=rng.randrange(1 << 30))[0]
+        for seat in range(rules.seats):
+            learnt += CallStyles(rules, seat).observe(View.of(st, seat))
+    assert learnt > 40
 
 
 def test_observe_wants_a_finished_hand_of_its_seat() -> None:

@@ -69,7 +69,6 @@ static int cs_code(PyObject *o, uint64_t *out) {
     return 0;
 }
 
-/* rules: (seats, deck, flags, lone_defender_points) */
 /* rules: (seats, deck, flags, lone_defender_points[, make_shifts]); make_shifts,
  * a float per seat, is the model's shift of each seat's making threshold
  * (RuleBot.seat_shifts), 0 for every seat when absent */

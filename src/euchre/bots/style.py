@@ -22,7 +22,7 @@ finished hands show:
 It reads only the views it is given (no hidden card: a hand it learns from
 was shown in the play). ``SearchBot.hand_over`` feeds it; the bot's model
 then shifts each seat's threshold (``RuleBot.seat_shifts``, and the compiled
-core's ``make_shift``).
+core's ``make_shifts``).
 """
 
 from __future__ import annotations
