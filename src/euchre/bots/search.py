@@ -677,7 +677,7 @@ class SearchBot:
         if not self.level_for(view.rules).adapt:
             return
         styles = self.styles
-        if styles is None or styles.seat != view.seat or styles.rules != view.rules:
+        if styles is None or not styles.fits(view):
             styles = self.styles = CallStyles(view.rules, view.seat)
         styles.observe(view)
 
@@ -685,12 +685,7 @@ class SearchBot:
         """The model's shift of each seat's making threshold for a decision
         on ``view``: what ``hand_over`` learnt (empty: none)."""
         styles = self.styles
-        if (
-            styles is None
-            or styles.seat != view.seat
-            or styles.rules != view.rules
-            or not self.level_for(view.rules).adapt
-        ):
+        if styles is None or not styles.fits(view) or not self.level_for(view.rules).adapt:
             return ()
         return styles.shifts()
 

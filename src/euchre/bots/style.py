@@ -64,6 +64,11 @@ class CallStyles:
         #: per seat, the bids it has been seen to make with its hand shown
         self.seen: list[int] = [0] * rules.seats
 
+    def fits(self, view: View) -> bool:
+        """Whether ``view`` is of the learning seat under the same rules: a
+        view this can learn from, or model the others for."""
+        return view.seat == self.seat and view.rules == self.rules
+
     def shift(self, seat: int) -> float:
         """The most likely shift of ``seat``'s making threshold (0: calls as the
         rule bot; 0 for the learning seat itself)."""
@@ -81,7 +86,7 @@ class CallStyles:
         """Learn from a finished hand, seen from ``seat`` (its view once the
         hand is over). Returns the number of bids it learnt from. ValueError:
         another seat's view, another variant, or a hand not over."""
-        if view.seat != self.seat or view.rules != self.rules:
+        if not self.fits(view):
             raise ValueError("observe: the view of this seat under these rules, please")
         if view.phase != Phase.OVER:
             raise ValueError(f"observe: a finished hand, not one in phase {view.phase}")
