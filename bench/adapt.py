@@ -32,9 +32,10 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from _cli import add_arena_arguments, check_arena_arguments
 from euchre import HandState, Rules
 from euchre.arena import mean_ci95
-from euchre.arena.tasks import DealTask, _bot_seed, arena_tasks, seatings
+from euchre.arena.tasks import DealTask, arena_tasks, bot_seed, seatings
 from euchre.bots import SearchBot, act, hand_over, make_bot
 from euchre.bots.registry import RULE_STYLES
 from euchre.hand import Deal
@@ -60,7 +61,7 @@ def play_session(job: tuple[list[DealTask], bool]) -> tuple[list[float], list[fl
     for k, seating in enumerate(seats_of):
         labels = [lineup[e] for e in seating]
         first = tasks[0].seed
-        bots = [_bot(label, _bot_seed(first, k, seat), learn) for seat, label in enumerate(labels)]
+        bots = [_bot(label, bot_seed(first, k, seat), learn) for seat, label in enumerate(labels)]
         mine = [s for s, label in enumerate(labels) if label == lineup[0]]
         theirs = [s for s in range(rules.seats) if s not in mine]
         for i, task in enumerate(tasks):
@@ -85,9 +86,7 @@ def play_session(job: tuple[list[DealTask], bool]) -> tuple[list[float], list[fl
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--variant", choices=("cutthroat", "partnership"), default="cutthroat", help="the game"
-    )
+    add_arena_arguments(parser)
     parser.add_argument(
         "--level", default="hard", help="the search level (one that adapts; default hard)"
     )
@@ -97,20 +96,13 @@ def main() -> None:
         default="rule:bold",
         help="the opponents (default rule:bold)",
     )
-    parser.add_argument("--deals", type=int, default=1000, help="deals (default 1000)")
     parser.add_argument(
         "--session", type=int, default=25, help="hands a session, learnt across (default 25)"
     )
-    parser.add_argument("--seed", type=int, default=2026, help="the deals' seed (default 2026)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    if args.deals < 2:
-        parser.error("--deals: at least 2")
+    check_arena_arguments(parser, args)
     if args.session < 1:
         parser.error("--session: at least 1 hand")
-    if args.jobs < 1:
-        parser.error("--jobs: at least 1")
     label = f"search:{args.level}"
     rules = Rules(variant=args.variant)
     try:

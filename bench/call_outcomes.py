@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
+from _cli import add_arena_arguments, check_arena_arguments
 from euchre import Action, Rules
 from euchre.arena import DealTask, arena_tasks, deal_seed, make_arena_bot, mean_ci95, seatings
 from euchre.bots.base import Bot, StateBot, act
@@ -263,14 +264,8 @@ def _ci(t: Sequence[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_arena_arguments(parser, deals=500, seed=11)
     parser.add_argument("--bot", default="search:hard", help="a search bot (default search:hard)")
-    parser.add_argument(
-        "--variant", choices=("cutthroat", "partnership"), default="cutthroat", help="the game"
-    )
-    parser.add_argument("--deals", type=int, default=500, help="deals (default 500)")
-    parser.add_argument("--seed", type=int, default=11, help="the deals' seed (default 11)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
         "--records",
         metavar="FILE",
@@ -298,10 +293,7 @@ def main() -> None:
             raise SystemExit(
                 f"call_outcomes: --load {args.load}: not a file written by --records ({e!r})"
             ) from None
-    if args.deals < 2:
-        parser.error("--deals: at least 2")
-    if args.jobs < 1:
-        parser.error("--jobs: at least 1")
+    check_arena_arguments(parser, args)
     try:
         probe = make_arena_bot(args.bot, 0)
     except ValueError as e:

@@ -25,27 +25,19 @@ import argparse
 import json
 import time
 
+from _cli import add_arena_arguments, check_arena_arguments
 from euchre import Rules
 from euchre.arena import make_arena_bot, run_arena
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_arena_arguments(parser, per="row")
     parser.add_argument(
         "--bot", default="search:hard", help="the bot to split (default search:hard)"
     )
-    parser.add_argument(
-        "--variant", choices=("cutthroat", "partnership"), default="cutthroat", help="the game"
-    )
-    parser.add_argument("--deals", type=int, default=1000, help="deals per row (default 1000)")
-    parser.add_argument("--seed", type=int, default=2026, help="the deals' seed (default 2026)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    if args.deals < 2:
-        parser.error("--deals: at least 2")
-    if args.jobs < 1:
-        parser.error("--jobs: at least 1")
+    check_arena_arguments(parser, args)
     try:
         make_arena_bot(args.bot)
     except ValueError as e:

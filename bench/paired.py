@@ -30,6 +30,7 @@ import os
 import time
 from typing import Any
 
+from _cli import add_arena_arguments, check_arena_arguments
 from euchre import Rules
 from euchre.arena import mean_ci95, run_arena
 from euchre.bots import search
@@ -112,9 +113,7 @@ def _run(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--variant", choices=("cutthroat", "partnership"), default="cutthroat", help="the game"
-    )
+    add_arena_arguments(parser, per="run")
     parser.add_argument(
         "--level",
         choices=tuple(search.LEVELS["cutthroat"]),
@@ -129,15 +128,8 @@ def main() -> None:
         metavar="FIELD=VALUE",
         help="a change to the level (repeat for more); at least one",
     )
-    parser.add_argument("--deals", type=int, default=1000, help="deals per run (default 1000)")
-    parser.add_argument("--seed", type=int, default=2026, help="the deals' seed (default 2026)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    if args.deals < 2:
-        parser.error("--deals: at least 2")
-    if args.jobs < 1:
-        parser.error("--jobs: at least 1")
+    check_arena_arguments(parser, args)
     if not args.changes:
         parser.error("--set: at least one change, e.g. --set play_samples=60")
     if os.environ.get(ENV):

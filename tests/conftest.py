@@ -1,14 +1,16 @@
 """Small shared helpers for the rule tests: explicit deals from strings and
 applying ``SEAT ACTION`` lines with a turn check; running a ``bench/`` script
-as a subprocess; and the web tests' default fixtures: a real ``euchre serve``
+as a subprocess or importing it; and the web tests' default fixtures: a real ``euchre serve``
 per module and an API client for it."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -32,6 +34,19 @@ def run_bench(
         timeout=timeout,
         cwd=cwd,
     )
+
+
+def bench_module(name: str) -> ModuleType:
+    """Import ``bench/NAME.py`` as the module ``NAME``, with ``bench/`` on the
+    path as when the script runs (its ``_cli`` and the like import)."""
+    if str(ROOT / "bench") not in sys.path:
+        sys.path.append(str(ROOT / "bench"))
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod  # its dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def cards(text: str) -> tuple[Card, ...]:

@@ -5,30 +5,18 @@ records without views and for files that are not records."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-from conftest import ROOT, run_bench
+from conftest import bench_module, run_bench
 
 pytestmark = pytest.mark.timeout(180)
 
 
-def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("call_model", ROOT / "bench" / "call_model.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["call_model"] = mod  # its dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
-
-
-cm = _module()
+cm = bench_module("call_model")
 
 
 def _view(hand: str, up: str, seat: int, dealer: int, history: list[str]) -> dict[str, Any]:

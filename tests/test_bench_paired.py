@@ -5,30 +5,18 @@ type; a bad ``--set`` is a clear error."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-from conftest import ROOT, run_bench
+from conftest import bench_module, run_bench
 from euchre.bots.search import LEVELS
 
 pytestmark = pytest.mark.timeout(180)
 
 
-def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("paired", ROOT / "bench" / "paired.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["paired"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-paired = _module()
+paired = bench_module("paired")
 
 
 def _run(*args: str) -> dict[str, Any]:
@@ -87,6 +75,8 @@ def test_values_take_the_field_type() -> None:
         (["--set", "margin"], "want FIELD=VALUE"),
         ([], "at least one change"),
         (["--set", "margin=0", "--deals", "1"], "--deals: at least 2"),
+        (["--set", "margin=0", "--jobs", "0"], "--jobs: at least 1"),
+        (["--set", "margin=0", "--variant", "solo"], "--variant: invalid choice"),
     ],
 )
 def test_a_bad_value_is_a_clear_error(args: list[str], message: str) -> None:

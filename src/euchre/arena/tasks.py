@@ -24,6 +24,7 @@ __all__ = [
     "UnknownBotError",
     "arena_tasks",
     "bot_kind",
+    "bot_seed",
     "check_lineup",
     "deal_seed",
     "known_bot_names",
@@ -131,7 +132,9 @@ def deal_seed(seed: int, index: int) -> int:
     return _hash_int(f"euchre-arena:{seed}:{index}")
 
 
-def _bot_seed(dseed: int, seating: int, seat: int) -> int:
+def bot_seed(dseed: int, seating: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` in seating ``seating`` of the deal of
+    seed ``dseed``: every bot of the arena is made fresh with its own."""
     return _hash_int(f"euchre-arena-bot:{dseed}:{seating}:{seat}")
 
 
@@ -205,8 +208,7 @@ def play_deal(task: DealTask) -> DealResult:
     for k, seating in enumerate(seats_of):
         labels = [task.lineup[e] for e in seating]
         bots = [
-            make_arena_bot(label, _bot_seed(task.seed, k, seat))
-            for seat, label in enumerate(labels)
+            make_arena_bot(label, bot_seed(task.seed, k, seat)) for seat, label in enumerate(labels)
         ]
         state = HandState(rules, task.dealer, deal)
         while not state.is_over:
