@@ -1,7 +1,7 @@
 """Small shared helpers for the rule tests: explicit deals from strings and
 applying ``SEAT ACTION`` lines with a turn check; running a ``bench/`` script
-as a subprocess or importing it; and the web tests' default fixtures: a real ``euchre serve``
-per module and an API client for it."""
+as a subprocess or importing it; and the web tests' default fixtures: a real
+``euchre serve`` per module and an API client for it."""
 
 from __future__ import annotations
 
