@@ -207,6 +207,9 @@ def test_bots_learn_the_others_calls_from_the_finished_hands() -> None:
     again = Game.replay(copy.deepcopy(game.meta), entries).bot_job()
     assert again is not None and again.styles is not None
     assert again.styles.log_post == want.log_post
+    # a level that does not learn is not given them (the fallback rule bot)
+    fallback = game.bot_job("rule")
+    assert fallback is not None and fallback.styles is None
     # the job's bot takes them (a copy: the bot cannot change the table's)
     assert job.styles is not game.styles_of(seat)
     bot = make_level_bot(job.level, job.seed)

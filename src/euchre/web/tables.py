@@ -32,6 +32,7 @@ from typing import Any, Final
 
 from ..actions import Action, ActionError
 from ..bots import DEFAULT_LEVEL, SEARCH_LEVELS, Bot, SearchBot, decide, make_bot
+from ..bots.search import LEVELS
 from ..bots.style import CallStyles
 from ..hand import Deal, HandState, IllegalActionError, Phase
 from ..match import Match
@@ -251,7 +252,7 @@ class BotJob:
     deadline: float | None = None
     #: what the seat has learnt of the others' calls from the match's finished
     #: hands (``Game.styles_of``): a search bot at a level that adapts models
-    #: them by it (``SearchBot.styles``); None: nothing learnt
+    #: them by it (``SearchBot.styles``); None at a level that does not adapt
     styles: CallStyles | None = None
 
 
@@ -467,7 +468,7 @@ class Game:
         """What ``seat`` has seen of the others' calls in the match's finished
         hands, each through the seat's own view (``bots.style``): a bot there
         at a level that adapts models the others by it."""
-        learnt, styles = self._styles.get(seat, (0, CallStyles(self.rules, seat)))
+        learnt, styles = self._styles.get(seat) or (0, CallStyles(self.rules, seat))
         hands = self.match.hands
         for hand in hands[learnt:]:
             styles.observe(View.of(hand, seat))
@@ -494,8 +495,14 @@ class Game:
             hand=len(self.match.hands),
             level=level,
             seed=derive_seed(self.seed, *parts),
-            styles=copy.deepcopy(self.styles_of(seat)),
+            styles=copy.deepcopy(self.styles_of(seat)) if self._adapts(level) else None,
         )
+
+    def _adapts(self, level: str) -> bool:
+        """Whether a bot at ``level`` learns the others' calls (``Level.adapt``
+        in this table's variant): only its jobs carry ``styles_of``."""
+        levels = LEVELS[self.rules.variant]
+        return level in levels and levels[level].adapt
 
     def bot_entry(self, level: str | None = None) -> dict[str, Any] | None:
         """The entry the bot to act plays now (deterministic: seeded by table, hand, seq).
