@@ -1,10 +1,15 @@
-"""The command-line arguments the arena screens share (bench/paired.py,
-edge_split.py, adapt.py, call_outcomes.py): the variant, how many deals of
-which seed, the worker processes and JSON output, with the same checks."""
+"""What the arena screens share (bench/paired.py, edge_split.py, adapt.py,
+call_outcomes.py): their command-line arguments (the variant, how many deals
+of which seed, the worker processes and JSON output) with the same checks,
+and the paired gain of one run over another."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import Any
+
+from euchre.arena import mean_ci95
 
 
 def add_arena_arguments(
@@ -30,3 +35,14 @@ def check_arena_arguments(parser: argparse.ArgumentParser, args: argparse.Namesp
         parser.error("--deals: at least 2")
     if args.jobs < 1:
         parser.error("--jobs: at least 1")
+
+
+def paired_gain(
+    after: Sequence[float], before: Sequence[float]
+) -> tuple[list[float], dict[str, Any]]:
+    """The per-deal gains of run ``after`` over run ``before`` (the same deals,
+    in order) and their mean with its 95 % interval, as the screens print it
+    in JSON (``{"mean", "ci95"}``, rounded to 4 places)."""
+    gain = [a - b for a, b in zip(after, before, strict=True)]
+    mean, lo, hi = mean_ci95(gain)
+    return gain, {"mean": round(mean, 4), "ci95": [round(lo, 4), round(hi, 4)]}

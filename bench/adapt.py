@@ -32,7 +32,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from _cli import add_arena_arguments, check_arena_arguments
+from _cli import add_arena_arguments, check_arena_arguments, paired_gain
 from euchre import HandState, Rules
 from euchre.arena import mean_ci95
 from euchre.arena.tasks import DealTask, arena_tasks, bot_seed, seatings
@@ -153,12 +153,11 @@ def main() -> None:
                     f"  ({out[key]['seconds']:.0f} s)",
                     flush=True,
                 )
-    gain = [a - b for a, b in zip(runs["adapting"], runs["plain"], strict=True)]
-    mean, lo, hi = mean_ci95(gain)
-    out["gain"] = {"mean": round(mean, 4), "ci95": [round(lo, 4), round(hi, 4)]}
+    _, out["gain"] = paired_gain(runs["adapting"], runs["plain"])
     if args.json:
         print(json.dumps(out))
     else:
+        mean, (lo, hi) = out["gain"]["mean"], out["gain"]["ci95"]
         print(f"gain      adapting - plain: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}] a hand")
         learnt = ", ".join(f"{k:+.1f}: {v}" for k, v in out["shifts_learnt"].items())
         print(f"shifts learnt at the sessions' ends (opponent seats): {learnt}")

@@ -30,7 +30,7 @@ import os
 import time
 from typing import Any
 
-from _cli import add_arena_arguments, check_arena_arguments
+from _cli import add_arena_arguments, check_arena_arguments, paired_gain
 from euchre import Rules
 from euchre.arena import mean_ci95, run_arena
 from euchre.bots import search
@@ -173,13 +173,12 @@ def main() -> None:
                 f"  ({out[key]['seconds']:.0f} s)",
                 flush=True,
             )
-    gain = [c - b for c, b in zip(diffs["changed"], diffs["base"], strict=True)]
-    mean, lo, hi = mean_ci95(gain)
-    out["gain"] = {"mean": round(mean, 4), "ci95": [round(lo, 4), round(hi, 4)]}
+    gain, out["gain"] = paired_gain(diffs["changed"], diffs["base"])
     out["deals_changed"] = sum(1 for g in gain if g != 0)
     if args.json:
         print(json.dumps(out))
     else:
+        mean, (lo, hi) = out["gain"]["mean"], out["gain"]["ci95"]
         print(
             f"gain     changed - base: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}] a hand"
             f" ({out['deals_changed']} of {args.deals} deals scored otherwise)"
