@@ -11,14 +11,17 @@ both::
     python bench/paired.py --set play_samples=60                       # Cutthroat hard
     python bench/paired.py --variant partnership --set play_infoset=on --deals 1000 --seed 11
     python bench/paired.py --level expert --set own_samples=4 --set margin=0.05 --json
+    python bench/paired.py --variant partnership --bot peek:hard:trumps
 
 ``--set FIELD=VALUE`` changes a field of ``euchre.bots.search.Level`` (the
 fields and their meaning are in that class; a bool takes on/off, a field
 that may be None takes ``none``). The two runs are ``euchre arena --bots
 search:LEVEL,rule[,rule]`` with the level as it is and as changed (in the
 worker processes too); the figures are the same whatever ``--jobs``.
-Prints both runs' ``search - rule`` and the paired gain of the change with
-its 95 % interval over the deals, and hard's decision times.
+``--bot LABEL`` plays another arena bot in the second run instead (a
+measuring bot such as ``peek:hard:trumps``, with the changes of ``--set``
+if any). Prints both runs' difference to ``rule`` and the paired gain of
+the change with its 95 % interval over the deals, and the decision times.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from typing import Any
 
 from _cli import add_arena_arguments, check_arena_arguments, paired_gain
 from euchre import Rules
-from euchre.arena import mean_ci95, run_arena
+from euchre.arena import check_lineup, mean_ci95, run_arena
 from euchre.bots import search
 
 #: the changes of the run under way, for the worker processes (spawned: they
@@ -92,8 +95,8 @@ def _run(
     lineup: list[str], rules: Rules, args: argparse.Namespace, changes: dict[str, Any] | None
 ) -> tuple[list[float], Any]:
     """One arena run, with the level as it is or with ``changes`` (in this
-    process and its workers, for the run only): the per-deal ``search -
-    rule`` and the search's bot row."""
+    process and its workers, for the run only): the per-deal difference of
+    ``lineup[0]`` to ``rule`` and that bot's row."""
     base = search.LEVELS[args.variant][args.level]
     if changes is not None:
         os.environ[ENV] = json.dumps(
@@ -126,12 +129,17 @@ def main() -> None:
         action="append",
         default=[],
         metavar="FIELD=VALUE",
-        help="a change to the level (repeat for more); at least one",
+        help="a change to the level (repeat for more); at least one, or --bot",
+    )
+    parser.add_argument(
+        "--bot",
+        metavar="LABEL",
+        help="the second run plays this arena bot instead of search:LEVEL (e.g. peek:hard:trumps)",
     )
     args = parser.parse_args()
     check_arena_arguments(parser, args)
-    if not args.changes:
-        parser.error("--set: at least one change, e.g. --set play_samples=60")
+    if not args.changes and not args.bot:
+        parser.error("--set: at least one change, e.g. --set play_samples=60 (or --bot LABEL)")
     if os.environ.get(ENV):
         parser.error(f"{ENV} is set: unset it (it is this script's own)")
     changes: dict[str, Any] = {}
@@ -145,7 +153,16 @@ def main() -> None:
             parser.error(f"--set: {e}")
     rules = Rules(variant=args.variant)
     label = f"search:{args.level}"
-    lineup = [label, *["rule"] * (rules.seats - 1 if rules.cutthroat else 1)]
+    rules_bots = ["rule"] * (rules.seats - 1 if rules.cutthroat else 1)
+    lineup = [label, *rules_bots]
+    other = [args.bot.strip(), *rules_bots] if args.bot else lineup
+    if args.bot:
+        if other[0] == "rule":
+            parser.error("--bot: the rule bot is the opponent; name another bot")
+        try:
+            check_lineup(other, rules)
+        except ValueError as e:
+            parser.error(f"--bot: {e}")
     out: dict[str, Any] = {
         "variant": args.variant,
         "level": args.level,
@@ -154,10 +171,12 @@ def main() -> None:
         "seed": args.seed,
         "lineup": lineup,
     }
+    if args.bot:
+        out["bot"] = other[0]
     diffs = {}
-    for key, change in (("base", None), ("changed", changes)):
+    for key, run_lineup, change in (("base", lineup, None), ("changed", other, changes or None)):
         start = time.perf_counter()
-        diffs[key], row = _run(lineup, rules, args, change)
+        diffs[key], row = _run(run_lineup, rules, args, change)
         mean, lo, hi = mean_ci95(diffs[key])
         out[key] = {
             "difference": round(mean, 4),
@@ -168,7 +187,7 @@ def main() -> None:
         }
         if not args.json:
             print(
-                f"{key:8} {label} - rule: {mean:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+                f"{key:8} {run_lineup[0]} - rule: {mean:+.3f} [{lo:+.3f}, {hi:+.3f}]"
                 f"  ms p50 {row.decision_ms_p50:.2f} p95 {row.decision_ms_p95:.2f}"
                 f"  ({out[key]['seconds']:.0f} s)",
                 flush=True,

@@ -1,7 +1,8 @@
 """The paired screen (bench/paired.py): a change that changes nothing gains
 exactly nothing; a real change reaches the worker processes (the same
-figures with one job and two); the values of ``--set`` take the field's
-type; a bad ``--set`` is a clear error."""
+figures with one job and two); another bot (``--bot``) plays the second
+run on the same deals; the values of ``--set`` take the field's type; a
+bad ``--set`` or ``--bot`` is a clear error."""
 
 from __future__ import annotations
 
@@ -49,6 +50,19 @@ def test_a_real_change_reaches_the_workers() -> None:
     assert lo <= one["gain"]["mean"] <= hi
 
 
+def test_another_bot_plays_the_second_run_on_the_same_deals() -> None:
+    # the level itself against the peek bot at that level: the first run is
+    # the level as it is, the second the bot named, its gain paired per deal
+    out = _run("--variant", "partnership", "--bot", "peek:easy", "--deals", "30", "--jobs", "1")
+    assert out["bot"] == "peek:easy" and out["changes"] == {}
+    assert out["lineup"] == ["search:easy", "rule"]
+    assert out["deals_changed"] > 0
+    assert out["base"]["difference"] != out["changed"]["difference"]
+    assert round(out["changed"]["difference"] - out["base"]["difference"], 4) == pytest.approx(
+        out["gain"]["mean"], abs=1e-3
+    )
+
+
 def test_values_take_the_field_type() -> None:
     hard = LEVELS["partnership"]["hard"]
     assert paired.parse_value("partner_epsilon", "none") is None
@@ -77,6 +91,9 @@ def test_values_take_the_field_type() -> None:
         (["--set", "margin=0", "--deals", "1"], "--deals: at least 2"),
         (["--set", "margin=0", "--jobs", "0"], "--jobs: at least 1"),
         (["--set", "margin=0", "--variant", "solo"], "--variant: invalid choice"),
+        (["--bot", "nosuch"], "--bot: unknown bot 'nosuch'"),
+        (["--bot", "peek:hard"], "peek bots play partnership only"),
+        (["--variant", "partnership", "--bot", "rule"], "the rule bot is the opponent"),
     ],
 )
 def test_a_bad_value_is_a_clear_error(args: list[str], message: str) -> None:

@@ -1,10 +1,12 @@
-"""The partner-peeking measuring bot (``peek:LEVEL``, ``bots.peek``) and the
-``reveal`` it gives the compiled search (``compiled.known``).
+"""The partner-peeking measuring bot (``peek:LEVEL``, ``peek:LEVEL:PART``,
+``bots.peek``) and the ``reveal`` it gives the compiled search
+(``compiled.known``).
 
 Its card play's deals give the partner exactly its true cards and nobody
-else any of them; its calls are the search bot's; it is shown the hand for
-one card play at a time; it refuses Cutthroat; it is named for the arena
-only, never for players.
+else any of them (or, shown a part, exactly its cards of that part and
+nothing else fixed); its calls are the search bot's; it is shown the hand
+for one card play at a time; it refuses Cutthroat; it is named for the
+arena only, never for players.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from euchre.arena.tasks import DealTask
 from euchre.bots import (
     ARENA_BOTS,
     BOT_NAMES,
+    PEEK_PARTS,
     PeekBot,
     RuleBot,
     SearchBot,
@@ -28,7 +31,7 @@ from euchre.bots import (
     decide,
     make_bot,
 )
-from euchre.cards import mask_of
+from euchre.cards import SUIT_MASK, Rank, cards_of, deck_mask, mask_of
 from euchre.view import View
 
 pytestmark = pytest.mark.skipif(
@@ -72,6 +75,55 @@ def test_revealed_partner_gets_its_true_cards_in_every_deal(seed: int) -> None:
         assert hands[seat] == mask_of(view.hand)  # type: ignore[index]
 
 
+@pytest.mark.parametrize("part", PEEK_PARTS[1:])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_part_shown_fixes_that_part_and_nothing_else(part: str, seed: int) -> None:
+    state = in_play(seed)
+    seat = state.to_act
+    assert seat is not None and state.trump is not None
+    partner = (seat + 2) % 4
+    truth = mask_of(state.hand(partner))
+    shown = PeekBot(random.Random(0), part=part).shown(state, seat)
+    held, about = shown[partner]  # type: ignore[misc]
+    deck = deck_mask(PARTNERSHIP.deck)
+    trumps = SUIT_MASK[int(state.trump)][int(state.trump)] & deck
+    if part == "trumps":
+        assert about == trumps and held == truth & trumps
+    elif part == "top":
+        tops = cards_of(about)
+        assert len(tops) == 6  # two bowers, four aces (no joker in the 24-card deck)
+        assert all(c.rank == Rank.ACE or c.rank == Rank.JACK for c in tops)
+        assert held == truth & about
+    else:  # suits: about is every suit the partner holds no card of
+        assert held == 0 and about & truth == 0
+        for s in range(4):
+            suit = SUIT_MASK[int(state.trump)][s] & deck
+            assert bool(about & suit) == (not truth & suit)
+    view = View.of(state, seat)
+    deals = compiled.known(view, shown).draw(seed, 60)
+    rest = set()
+    for h in deals:
+        hands = h.state()["hands"]
+        assert hands[partner] & about == held  # type: ignore[index]
+        for other in range(4):
+            if other != partner:
+                assert hands[other] & held == 0  # type: ignore[index]
+        rest.add(hands[partner] & ~about)  # type: ignore[index]
+    # the cards outside the part are still drawn, not fixed
+    assert len(rest) > 1
+
+
+def test_a_part_outside_the_cards_it_speaks_of_is_refused() -> None:
+    state = in_play(1)
+    view = View.of(state, state.to_act or 0)
+    partner = ((state.to_act or 0) + 2) % 4
+    card = mask_of(state.hand(partner)[:1])
+    with pytest.raises(ValueError, match="not all among the cards shown"):
+        compiled.known(view, {partner: (card, 0)})
+    with pytest.raises(ValueError, match="peek part 'nope'"):
+        PeekBot(random.Random(0), part="nope")
+
+
 def test_reveal_of_the_seat_itself_is_refused() -> None:
     state = in_play(1)
     view = View.of(state, state.to_act or 0)
@@ -85,6 +137,14 @@ def test_peek_is_for_the_arena_only() -> None:
     assert "peek:hard" in ARENA_BOTS and not any(n.startswith("peek") for n in BOT_NAMES)
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("peek:nope")
+    for part in PEEK_PARTS[1:]:
+        named = make_bot(f"peek:hard:{part}", 3)
+        assert isinstance(named, PeekBot) and named.part == part
+        assert named.name == f"peek:hard:{part}" and named.name in ARENA_BOTS
+    assert "peek:hard:hand" not in ARENA_BOTS  # the whole hand is the bare name
+    for bad in ("peek:hard:hand", "peek:hard:nope", "peek:nope:trumps", "peek:hard:trumps:x"):
+        with pytest.raises(ValueError, match="unknown bot"):
+            make_bot(bad)
     state = in_play(2)
     with pytest.raises(TypeError, match=r"drive it with bots\.act"):
         bot.choose(View.of(state, state.to_act or 0), [])
@@ -134,8 +194,8 @@ def test_pure_path_refuses_a_reveal() -> None:
 
 
 def test_a_partnership_deal_in_the_arena() -> None:
-    task = DealTask(0, 11, 1, ("peek:easy", "rule"), PARTNERSHIP)
-    result = play_deal(task)
-    assert len(result.points) == 2
-    assert all(len(p) == 4 for p in result.points)
-    assert len(result.times["peek:easy"]) > 0
+    for label in ("peek:easy", "peek:easy:trumps"):
+        result = play_deal(DealTask(0, 11, 1, (label, "rule"), PARTNERSHIP))
+        assert len(result.points) == 2
+        assert all(len(p) == 4 for p in result.points)
+        assert len(result.times[label]) > 0

@@ -544,7 +544,9 @@ typedef struct {
 } Known;
 
 /* _Sampler.__init__: the slots and the places the unseen cards go. 0, or -1
- * with a message in ``err``. */
+ * with a message in ``err``. ``void_mask``: per seat, the cards it cannot
+ * hold; then (index ``n``) the cards no other place (a discard, the dummy,
+ * the kitty) can hold. */
 static int known_prepare(Known *k, const uint64_t *void_mask, const char **err) {
     const Rules *r = &k->r;
     int n = r->n, me = k->seat;
@@ -571,24 +573,25 @@ static int known_prepare(Known *k, const uint64_t *void_mask, const char **err) 
         sizes[ns] = 5 - ch_popcount(k->played[s]);
         masks[ns++] = deck & ~void_mask[s];
     }
+    uint64_t elsewhere = deck & ~void_mask[n];
     if (k->picked == 1 && me != k->dealer) {
         kinds[ns] = SLOT_DISCARD;
         sizes[ns] = 1;
-        masks[ns++] = deck;
+        masks[ns++] = elsewhere;
     }
     if (k->merged && me != k->maker) {
         kinds[ns] = SLOT_MAKER_DISCARDS;
         sizes[ns] = 5;
-        masks[ns++] = deck;
+        masks[ns++] = elsewhere;
     }
     if (r->cut && !k->merged && !k->dummy) {
         kinds[ns] = SLOT_DUMMY;
         sizes[ns] = 5;
-        masks[ns++] = deck;
+        masks[ns++] = elsewhere;
     }
     kinds[ns] = SLOT_KITTY;
     sizes[ns] = r->deck - 5 * (n + (r->cut ? 1 : 0)) - 1;
-    masks[ns++] = deck;
+    masks[ns++] = elsewhere;
     int nu = 0;
     for (int i = 0; i < ns; i++) {
         int kind = kinds[i];
@@ -1520,7 +1523,9 @@ static int hist_code(PyObject *o, int64_t *out) {
 }
 
 /* Search(rules, seat, dealer, phase, hand, up, picked, merged, maker, trump,
- *        discards, dummy, history, played, voids) */
+ *        discards, dummy, history, played, voids): ``voids`` a mask per seat
+ *        of the cards it cannot hold, and optionally one more, of the cards
+ *        no other place (discard, dummy, kitty) can hold */
 static PyObject *Search_new(PyTypeObject *tp, PyObject *args, PyObject *kwds) {
     PyObject *rules, *discards, *history, *played, *voids;
     int seat, dealer, phase, up, picked, merged, maker, trump;
@@ -1538,7 +1543,7 @@ static PyObject *Search_new(PyTypeObject *tp, PyObject *args, PyObject *kwds) {
         return NULL;
     Known *k = &o->k;
     memset(k, 0, sizeof *k);
-    uint64_t vm[4] = {0, 0, 0, 0};
+    uint64_t vm[5] = {0, 0, 0, 0, 0};
     if (cs_rules(rules, &k->r) < 0)
         goto fail;
     int n = k->r.n;
@@ -1552,10 +1557,11 @@ static PyObject *Search_new(PyTypeObject *tp, PyObject *args, PyObject *kwds) {
     k->picked = picked, k->merged = merged, k->maker = maker, k->trump = trump, k->dummy = dummy;
     if (!PyList_Check(discards) || PyList_GET_SIZE(discards) > 8 || !PyList_Check(history) ||
         PyList_GET_SIZE(history) > CH_MAX_HISTORY || !PyList_Check(played) ||
-        PyList_GET_SIZE(played) != n || !PyList_Check(voids) || PyList_GET_SIZE(voids) != n) {
+        PyList_GET_SIZE(played) != n || !PyList_Check(voids) ||
+        (PyList_GET_SIZE(voids) != n && PyList_GET_SIZE(voids) != n + 1)) {
         PyErr_SetString(PyExc_TypeError,
-                        "Search(): discards, history (seat, code) and a played and a void "
-                        "mask per seat, as lists");
+                        "Search(): discards, history (seat, code), a played mask per seat "
+                        "and a void mask per seat (and one for the other places), as lists");
         goto fail;
     }
     k->ndiscards = (int)PyList_GET_SIZE(discards);
@@ -1582,6 +1588,8 @@ static PyObject *Search_new(PyTypeObject *tp, PyObject *args, PyObject *kwds) {
         if (cs_mask(PyList_GET_ITEM(played, s), &k->played[s]) < 0 ||
             cs_mask(PyList_GET_ITEM(voids, s), &vm[s]) < 0)
             goto fail;
+    if (PyList_GET_SIZE(voids) == n + 1 && cs_mask(PyList_GET_ITEM(voids, n), &vm[n]) < 0)
+        goto fail;
     const char *err = NULL;
     if (known_prepare(k, vm, &err) < 0) {
         PyErr_SetString(PyExc_ValueError, err);

@@ -50,7 +50,7 @@ class Search:
         dummy: int,
         history: list[tuple[int, int]],
         played: list[int],
-        voids: list[int],
+        voids: list[int],  # per seat; then optionally the other places (discards, kitty)
         /,
     ) -> None: ...
     def draw(self, seed: int, n: int, /) -> list[Hand]: ...

@@ -11,7 +11,8 @@
 - ``CheatBot``: the all-seeing ``StateBot``, for measurement only (named in
   ``ARENA_BOTS``, never in ``BOT_NAMES``); drive it with ``act``.
 - ``PeekBot``: the search bot shown its partner's hand in the card play
-  (``peek:LEVEL``, partnership), a ``StateBot`` for measurement only.
+  (``peek:LEVEL``, partnership), or a part of it (``peek:LEVEL:PART``,
+  ``PEEK_PARTS``), a ``StateBot`` for measurement only.
 - ``RULE_STYLES``: the arena's ``rule:bold`` and ``rule:timid``, rule bots
   that call unlike the search bot's model of the others (measurement only).
 """
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from .base import Bot, Learner, StateBot, act, decide, hand_over
 from .cheat import CheatBot
-from .peek import PeekBot
+from .peek import PEEK_PARTS, PeekBot
 from .random_bot import RandomBot
 from .registry import (
     ARENA_BOTS,
@@ -39,6 +40,7 @@ __all__ = [
     "BOT_NAMES",
     "DEFAULT_LEVEL",
     "NAMED_SEARCH_LEVEL",
+    "PEEK_PARTS",
     "RULE_STYLES",
     "SEARCH_LEVELS",
     "Bot",

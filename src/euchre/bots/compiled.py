@@ -79,16 +79,23 @@ def model_rules(rules: Rules, make_shifts: Sequence[float] = ()) -> tuple[Any, .
 
 
 def known(
-    view: View, reveal: Mapping[int, int] | None = None, make_shifts: Sequence[float] = ()
+    view: View,
+    reveal: Mapping[int, int | tuple[int, int]] | None = None,
+    make_shifts: Sequence[float] = (),
 ) -> Any:
     """What ``view``'s seat knows, as a ``_csearch.Search`` (the work of
     ``View.sampler`` that does not depend on the draw is done here, once),
     its model of the others' calls with ``make_shifts`` (``model_rules``).
 
-    ``reveal`` (measurement only: ``bots.peek``) maps other seats to the
-    card mask of their current hands as if the seat saw them: every deal
-    drawn gives such a seat exactly those cards, and nobody else any of
-    them. The cards must be unseen by the view and fill the seat's hand."""
+    ``reveal`` (measurement only: ``bots.peek``) maps other seats to what
+    the seat is shown of their current hands, as if it saw it: a card mask
+    is a whole hand (every deal drawn gives such a seat exactly those
+    cards, and nobody else any of them; they must be unseen by the view
+    and fill the seat's hand); a pair ``(held, about)`` of masks shows
+    part of one: of the cards of ``about``, the seat holds exactly
+    ``held`` (every deal gives it those, no other hand, discard or kitty
+    any of them, and it none of the rest of ``about``). ``held`` outside ``about`` raises
+    ``ValueError``."""
     rules = view.rules
     n = rules.seats
     history: list[tuple[int, int]] = []
@@ -111,13 +118,20 @@ def known(
         for s, suits in view.voids().items():
             for su in suits:
                 voids[s] |= smask[int(su)]
-    for s, mask in (reveal or {}).items():
+    elsewhere = 0  # cards in a seat's hand: no discard, dummy or kitty holds them
+    for s, shown in (reveal or {}).items():
         if s == view.seat or not 0 <= s < n:
             raise ValueError(f"reveal: seat {s} is not another seat")
-        voids[s] |= deck_mask(rules.deck) & ~mask
+        mask, about = shown if isinstance(shown, tuple) else (shown, deck_mask(rules.deck))
+        if mask & ~about:
+            raise ValueError(f"reveal: seat {s}'s cards are not all among the cards shown")
+        voids[s] |= about & ~mask
         for other in range(n):
             if other not in (s, view.seat):
                 voids[other] |= mask
+        elsewhere |= mask
+    if elsewhere:
+        voids.append(elsewhere)
     picked = -1 if view.picked_up is None else int(view.picked_up)
     return module().Search(
         model_rules(rules, make_shifts),

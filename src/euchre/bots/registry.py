@@ -8,7 +8,7 @@ from typing import Final
 
 from .base import Bot
 from .cheat import CheatBot
-from .peek import PeekBot
+from .peek import PEEK_PARTS, PeekBot
 from .random_bot import RandomBot
 from .rule import RuleBot
 from .search import LEVELS, NAMED_SEARCH_LEVEL, SearchBot
@@ -45,15 +45,17 @@ RULE_STYLES: Final = {"bold": -1.0, "timid": 1.0}
 #: against), the all-seeing ``cheat`` and ``cheat:br`` (its card play the
 #: all-seeing best response to rule-bot opponents) and ``peek:LEVEL`` (the
 #: search at LEVEL, shown its partner's hand in the card play; partnership
-#: only). Never offered to players: they look at cards their seat does not
-#: see. And ``rule:bold`` and ``rule:timid`` (``RULE_STYLES``), opponents
-#: whose calls the search bot's model gets wrong.
+#: only) with ``peek:LEVEL:PART`` (shown a part of it: ``bots.PEEK_PARTS``).
+#: Never offered to players: they look at cards their seat does not see.
+#: And ``rule:bold`` and ``rule:timid`` (``RULE_STYLES``), opponents whose
+#: calls the search bot's model gets wrong.
 ARENA_BOTS: Final = (
     *BOT_NAMES,
     *(f"rule:{style}" for style in RULE_STYLES),
     *(f"search:{lv}" for lv in SEARCH_LEVELS),
     *(f"search-pure:{lv}" for lv in SEARCH_LEVELS),
     *(f"peek:{lv}" for lv in SEARCH_LEVELS),
+    *(f"peek:{lv}:{part}" for lv in SEARCH_LEVELS for part in PEEK_PARTS if part != "hand"),
     "cheat",
     "cheat:br",
 )
@@ -63,8 +65,8 @@ def make_bot(name: str, seed: int | None = None, level: str | None = None) -> Bo
     """A bot by name with its own seeded generator: ``random``, ``rule``,
     ``search`` (``level`` one of ``SEARCH_LEVELS``, default
     ``NAMED_SEARCH_LEVEL``; or the name ``search:LEVEL``), or ``cheat`` and
-    ``cheat:br``, or ``peek:LEVEL`` (measurement only: ``StateBot``s that
-    must be driven with ``act``), or ``rule:bold`` and ``rule:timid``
+    ``cheat:br``, or ``peek:LEVEL`` and ``peek:LEVEL:PART`` (measurement
+    only: ``StateBot``s that must be driven with ``act``), or ``rule:bold`` and ``rule:timid``
     (measurement only: ``RULE_STYLES``)."""
     rng = random.Random(seed)
     if name == "cheat:br":
@@ -78,11 +80,14 @@ def make_bot(name: str, seed: int | None = None, level: str | None = None) -> Bo
         return RuleBot(rng, make_shift=RULE_STYLES[suffix], name=name)
     if suffix and base not in ("search", "search-pure", "peek"):
         raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
-    if base in ("peek", "search-pure"):
+    if base == "peek":
+        lv, _, part = suffix.partition(":")
+        if lv not in SEARCH_LEVELS or part not in ("", *PEEK_PARTS[1:]):
+            raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
+        return PeekBot(rng, level=lv, part=part or "hand")
+    if base == "search-pure":
         if suffix not in SEARCH_LEVELS:
             raise ValueError(f"unknown bot {name!r} (want one of {', '.join(ARENA_BOTS)})")
-        if base == "peek":
-            return PeekBot(rng, level=suffix)
         return SearchBot(rng, level=suffix, name=name, compiled_core=False)
     if base == "search":
         lv = suffix or level or NAMED_SEARCH_LEVEL

@@ -643,11 +643,12 @@ class SearchBot:
         self.deadline: float | None = None
         #: decisions that answered at the deadline with fewer deals than the level's
         self.cut_short = 0
-        #: measurement only (``bots.peek``, the arena's ``peek:LEVEL``): other
-        #: seats' current hands (card masks) the card play's deals give them,
-        #: as if this seat saw them; compiled core only. None for every bot
-        #: that plays.
-        self.reveal: dict[int, int] | None = None
+        #: measurement only (``bots.peek``, the arena's ``peek:LEVEL``): what
+        #: the card play's deals give other seats of their current hands, as
+        #: if this seat saw it (``compiled.known``'s ``reveal``: a card mask
+        #: for a whole hand, a pair of masks for part of one); compiled core
+        #: only. None for every bot that plays.
+        self.reveal: dict[int, int | tuple[int, int]] | None = None
         #: measurement only (bench/call_outcomes.py): the candidates of the
         #: last decision before the play as they were estimated, in the order
         #: that breaks ties (``rank_calls`` with the level's margin ranks
