@@ -94,8 +94,8 @@ def known(
     and fill the seat's hand); a pair ``(held, about)`` of masks shows
     part of one: of the cards of ``about``, the seat holds exactly
     ``held`` (every deal gives it those, no other hand, discard or kitty
-    any of them, and it none of the rest of ``about``). ``held`` outside ``about`` raises
-    ``ValueError``."""
+    any of them, and it none of the rest of ``about``). ``held`` outside
+    ``about`` raises ``ValueError``."""
     rules = view.rules
     n = rules.seats
     history: list[tuple[int, int]] = []

@@ -13,13 +13,14 @@ what it is shown:
   of its other cards;
 - ``top``: which of the top cards (the two bowers, the four aces and the
   joker, when in the deck) the partner holds;
-- ``suits``: which suits the partner holds, nothing of the cards in them.
+- ``suits``: the suits the partner has no card of, nothing of the cards
+  in the others.
 
 It measures what the partner's hand, or a part of it, is worth to the
 search's card play: an upper bound for any better inference of it, and
 for any signal between partners that would tell that part, signals being
 free here and exact (docs/strength.md, "The partner's hand" and "What a
-signal could tell"). It needs the compiled core, and refuses Cutthroat,
+signal between partners could tell"). It needs the compiled core, and refuses Cutthroat,
 which has no partner.
 """
 
