@@ -20,8 +20,8 @@ It measures what the partner's hand, or a part of it, is worth to the
 search's card play: an upper bound for any better inference of it, and
 for any signal between partners that would tell that part, signals being
 free here and exact (docs/strength.md, "The partner's hand" and "What a
-signal between partners could tell"). It needs the compiled core, and refuses Cutthroat,
-which has no partner.
+signal between partners could tell"). It needs the compiled core, and
+refuses Cutthroat, which has no partner.
 """
 
 from __future__ import annotations

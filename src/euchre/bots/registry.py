@@ -66,8 +66,8 @@ def make_bot(name: str, seed: int | None = None, level: str | None = None) -> Bo
     ``search`` (``level`` one of ``SEARCH_LEVELS``, default
     ``NAMED_SEARCH_LEVEL``; or the name ``search:LEVEL``), or ``cheat`` and
     ``cheat:br``, or ``peek:LEVEL`` and ``peek:LEVEL:PART`` (measurement
-    only: ``StateBot``s that must be driven with ``act``), or ``rule:bold`` and ``rule:timid``
-    (measurement only: ``RULE_STYLES``)."""
+    only: ``StateBot``s that must be driven with ``act``), or ``rule:bold``
+    and ``rule:timid`` (measurement only: ``RULE_STYLES``)."""
     rng = random.Random(seed)
     if name == "cheat:br":
         return CheatBot(rng, best_response=True)
